@@ -1,0 +1,164 @@
+"""Command line: ``python -m pyengine games | rtp | simulate | play``.
+
+Bad arguments print one clear line and exit with status 2 (no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from .errors import EngineError
+from .events import Event
+from .games import GAME_IDS, get_game
+from .math.simulate import POLICIES, simulate
+from .rng import Rng, new_seed
+from .session import Session
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"pyengine: {message}\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return v
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed {text!r} is not a whole number") from None
+    if not 0 <= v < 1 << 64:
+        raise argparse.ArgumentTypeError(f"seed {text!r} must be between 0 and 2**64-1")
+    return v
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="pyengine", description="The free-play slot studio's engine.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("games", help="list the game ids, one a line")
+
+    r = sub.add_parser("rtp", help="the exact RTP with its breakdown")
+    r.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    r.add_argument("--mode", default="base")
+    r.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("simulate", help="Monte Carlo through the real session")
+    s.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    s.add_argument("--rounds", type=_positive, required=True)
+    s.add_argument("--seed", type=_seed, default=1)
+    s.add_argument("--choices", choices=POLICIES, default="first")
+    s.add_argument("--mode", default="base")
+    s.add_argument("--json", action="store_true")
+
+    pl = sub.add_parser("play", help="play rounds, one JSON object per round")
+    pl.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    pl.add_argument("--seed", type=_seed, default=None)
+    pl.add_argument("--rounds", type=_positive, default=1)
+    pl.add_argument("--choices", choices=POLICIES, default="first")
+    pl.add_argument("--jsonl", action="store_true", required=True)
+    return p
+
+
+def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
+    """A tqdm bar on a terminal for long runs (tqdm is the ``cli`` extra)."""
+    if total < 200_000 or not sys.stderr.isatty():
+        return None, lambda: None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None, lambda: None
+    bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr)
+    return bar.update, bar.close
+
+
+def _cmd_rtp(args: argparse.Namespace) -> int:
+    from .math.rtp import rtp_report
+
+    report = rtp_report(args.game, args.mode)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{report['game']} ({report['mode']}): RTP {report['rtp'] * 100:.4f}%  target {report['target_rtp'] * 100:.2f}%")
+    for k, v in report["breakdown"].items():
+        print(f"  {k:<24} {v * 100:9.4f}%")
+    print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
+    print(f"  method: {report['method']}")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    update, close = _progress_bar(args.rounds)
+    try:
+        result = simulate(args.game, args.rounds, seed=args.seed, choices=args.choices, mode=args.mode, progress=update)
+    finally:
+        close()
+    out = result.to_json()
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(
+        f"{out['game']} ({out['mode']}): {out['rounds']} rounds, RTP {out['rtp'] * 100:.3f}% "
+        f"± {out['ci95'] * 100:.3f}% (95%), hit rate {out['hit_rate'] * 100:.2f}%, "
+        f"sigma {out['stdev']:.2f}, max win {out['max_win_x']:.1f}x, features {out['features']}, "
+        f"{out['rounds_per_second']:.0f} rounds/s"
+    )
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    seed = new_seed() if args.seed is None else args.seed
+    stake = game.bets.default.total
+    session = Session(game, balance=max(stake * args.rounds, 100_000), seed=seed)
+    picker = Rng(seed ^ 0x5EED5EED)
+    for _ in range(args.rounds):
+        before = session.balance
+        events: list[Event] = session.spin()
+        while (d := session.pending) is not None:
+            choice = d.choices[picker.below(len(d.choices))] if args.choices == "random" else d.choices[0]
+            events += session.choose(choice)
+        last = session.last_round
+        assert last is not None
+        line: dict[str, Any] = {
+            "seed": last.seed,
+            "bet": last.bet.to_json(),
+            "win": last.win,
+            "balance_before": before,
+            "balance_after": session.balance,
+            "events": [e.to_json() for e in events],
+        }
+        print(json.dumps(line, sort_keys=True, separators=(",", ":")))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "games":
+            print("\n".join(GAME_IDS))
+            return 0
+        if args.command == "rtp":
+            return _cmd_rtp(args)
+        if args.command == "simulate":
+            return _cmd_simulate(args)
+        return _cmd_play(args)
+    except EngineError as exc:
+        print(f"pyengine: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,1 @@
+"""Reusable features that games compose."""

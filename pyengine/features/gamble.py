@@ -1,0 +1,48 @@
+"""Red/black gamble on a face-down card.
+
+After a win the player may collect or gamble. A right colour doubles the win, a wrong one
+loses it. Gambling is not offered above the operator's limit, ends once the win passes it,
+and is never offered in autoplay. The card is drawn from a full 52-card deck (red and black
+equally likely), so the gamble is fair and its expected value equals the win it risks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ..events import GambleCard, GambleEnd
+from ..round import Decision, RoundContext
+
+__all__ = ["COLLECT_OR_GAMBLE", "GAMBLE_CHOICE", "RANKS", "SUITS", "gamble"]
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("H", "D", "C", "S")
+_RED = frozenset({"H", "D"})
+
+COLLECT_OR_GAMBLE = Decision("collect_or_gamble", ("collect", "gamble"))
+GAMBLE_CHOICE = Decision("gamble", ("collect", "red", "black"))
+
+
+def gamble(ctx: RoundContext, win: int, limit: int) -> Generator[Decision, str, int]:
+    """Offer the gamble on ``win``; return the win to collect."""
+    if ctx.autoplay or win <= 0 or win > limit:
+        return win
+    if (yield COLLECT_OR_GAMBLE) == "collect":
+        return win
+    while True:
+        guess = yield GAMBLE_CHOICE
+        if guess == "collect":
+            ctx.emit(GambleEnd("collect", win))
+            return win
+        n = ctx.rng.below(52)
+        rank, suit = RANKS[n % 13], SUITS[n // 13]
+        color = "red" if suit in _RED else "black"
+        won = color == guess
+        win = win * 2 if won else 0
+        ctx.emit(GambleCard(guess, rank + suit, color, won, win))
+        if not won:
+            ctx.emit(GambleEnd("lost", 0))
+            return 0
+        if win > limit:
+            ctx.emit(GambleEnd("limit", win))
+            return win

@@ -1,0 +1,38 @@
+"""What every game provides (see `pyengine.round` for how a round is played)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Protocol
+
+from ..model import BetConfig
+from ..round import RoundContext, RoundProcess
+
+__all__ = ["Game"]
+
+
+class Game(Protocol):
+    """The interface the session, the math and the browser use."""
+
+    id: str
+    name: str
+    version: str
+    target_rtp: Fraction
+    bets: BetConfig
+
+    def default_settings(self) -> dict[str, int]:
+        """Operator settings and their documented defaults."""
+        ...
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
+        """Complete and check operator settings; raise `EngineError` on a bad one."""
+        ...
+
+    def play(self, ctx: RoundContext) -> RoundProcess:
+        """Play one round in ``ctx`` (the stake is already taken)."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description for paytable and rules screens and the reels' strips."""
+        ...

@@ -1,0 +1,196 @@
+"""Book of Spells: 5x3, 1-9 lines, Book wild + scatter, expanding-symbol free spins, gamble.
+
+The rules are in ``docs/games/book_of_spells.md``; the numbers (symbols, pays, strips,
+lines, bets, operator defaults) in ``data/book_of_spells.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..data import Field, LinesGameData, load_lines_game, read_data_file
+from ..errors import EngineError
+from ..evaluators import LineEvaluator, evaluate_expanding, evaluate_scatter
+from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Spin
+from ..features.free_spins import FreeSpins
+from ..features.gamble import gamble
+from ..model import ReelSet
+from ..round import Decision, RoundContext, RoundProcess
+
+__all__ = ["BookOfSpells", "FreeSpinRules", "load"]
+
+FEATURE_START = Decision("feature_start", ("start",), feature=True)
+FREE_SPIN = Decision("free_spin", ("spin",))
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSpinRules:
+    """Free-spin numbers: spins per award, the least Books that trigger, expanding weights."""
+
+    award: int
+    trigger: int
+    expanding: tuple[tuple[str, int], ...]
+
+
+class BookOfSpells:
+    """The game: data plus the composition of its features."""
+
+    def __init__(self, data: LinesGameData) -> None:
+        self.data = data
+        self.id = data.id
+        self.name = data.name
+        self.version = data.version
+        self.target_rtp = data.target_rtp
+        self.bets = data.bets
+        root = data.root
+        book = data.wild
+        if book is None or data.scatter != book:
+            raise root.get("symbols").error("Book of Spells needs one symbol that is wild and scatter")
+        self.book: str = book
+        self.wild_pays_as = root.get("wild_pays_as").as_str()
+        if self.wild_pays_as not in data.paytable.pays:
+            raise root.get("wild_pays_as").error(f"{self.wild_pays_as!r} has no pays")
+        self.base_reels: ReelSet = data.reels["base"]
+        self.free_reels: ReelSet = data.reels.get("free", self.base_reels)
+        self.lines = LineEvaluator(
+            data.paylines, data.paytable, wild=book, wild_pays_as=self.wild_pays_as
+        )
+        self.free_spins = _free_spin_rules(root.get("free_spins"), data)
+        self._expanding_symbols = tuple(s for s, _ in self.free_spins.expanding)
+        self._expanding_weights = tuple(w for _, w in self.free_spins.expanding)
+        self._defaults = self._read_settings(root.get("operator_defaults"))
+
+    # -- settings -------------------------------------------------------------
+    SETTINGS = ("free_spin_cap_x", "gamble_limit_x", "gamble")
+
+    def _read_settings(self, f: Field) -> dict[str, int]:
+        return {
+            "free_spin_cap_x": f.get("free_spin_cap_x").as_int(minimum=1),
+            "gamble_limit_x": f.get("gamble_limit_x").as_int(minimum=0),
+            "gamble": int(f.get("gamble").as_bool()),
+        }
+
+    def default_settings(self) -> dict[str, int]:
+        return dict(self._defaults)
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
+        out = self.default_settings()
+        for key, value in settings.items():
+            if key not in out:
+                raise EngineError(f"unknown setting {key!r}; the settings are {', '.join(out)}")
+            if not isinstance(value, int) or isinstance(value, bool) and key != "gamble" or value < 0:
+                raise EngineError(f"setting {key!r} must be a non-negative integer, not {value!r}")
+            if key == "free_spin_cap_x" and value < 1:
+                raise EngineError("setting 'free_spin_cap_x' must be at least 1")
+            if key == "gamble" and value not in (0, 1):
+                raise EngineError("setting 'gamble' must be 0 or 1")
+            out[key] = int(value)
+        return out
+
+    # -- play -------------------------------------------------------------------
+    def _spin(self, ctx: RoundContext, reels: ReelSet, phase: str) -> tuple[tuple[str, ...], ...]:
+        stops, window = reels.draw(ctx.rng.below(reels.radix))
+        ctx.events.append(Spin(phase, stops, window))
+        return window
+
+    def _pay_regular(self, ctx: RoundContext, window: tuple[tuple[str, ...], ...]) -> tuple[int, int]:
+        """Emit line and scatter wins; return (win, books)."""
+        bet = ctx.bet
+        win = 0
+        for r in self.lines.evaluate(window, bet.lines):
+            amount = r.multiplier * bet.bet_per_line
+            win += amount
+            ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
+        sc = evaluate_scatter(window, self.book, self.data.scatter_pays)
+        if sc.multiplier:
+            amount = sc.multiplier * bet.total
+            win += amount
+            ctx.emit(ScatterWin(sc.symbol, sc.count, sc.positions, sc.multiplier, amount))
+        return win, sc.count
+
+    def play(self, ctx: RoundContext) -> RoundProcess:
+        window = self._spin(ctx, self.base_reels, "base")
+        win, books = self._pay_regular(ctx, window)
+        capped = False
+        if books >= self.free_spins.trigger:
+            ctx.features.append("free_spins")
+            feature_win, capped = yield from self.play_feature(ctx)
+            win += feature_win
+        ctx.win = win
+        if win and not capped and not ctx.autoplay and ctx.settings["gamble"]:
+            limit = ctx.settings["gamble_limit_x"] * ctx.bet.total
+            ctx.win = yield from gamble(ctx, win, limit)
+
+    def play_feature(self, ctx: RoundContext) -> Generator[Decision, str, tuple[int, bool]]:
+        """Free spins with the expanding symbol; return (capped feature win, capped)."""
+        rules = self.free_spins
+        fs = FreeSpins(ctx, rules.award, ctx.settings["free_spin_cap_x"] * ctx.bet.total)
+        symbol = self._expanding_symbols[ctx.rng.weighted(self._expanding_weights)]
+        ctx.emit(ExpandingSymbolChosen(symbol))
+        yield FEATURE_START
+        bet = ctx.bet
+        while fs.remaining:
+            yield FREE_SPIN
+            fs.start_spin()
+            window = self._spin(ctx, self.free_reels, "free")
+            win, books = self._pay_regular(ctx, window)
+            if books >= rules.trigger:
+                fs.retrigger(rules.award)
+            ex = evaluate_expanding(window, symbol, self.data.paytable)
+            if ex is not None:
+                amount = ex.multiplier * bet.bet_per_line * bet.lines
+                win += amount
+                ctx.emit(ExpandedWin(symbol, ex.reels, len(ex.reels), bet.lines, ex.multiplier, amount))
+            fs.credit(win)
+        fs.finish()
+        return fs.win, fs.capped
+
+    # -- description ----------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        d = self.data
+        return {
+            "id": d.id,
+            "name": d.name,
+            "version": d.version,
+            "target_rtp": str(d.target_rtp),
+            "rows": d.rows,
+            "symbols": [{"id": s.id, "name": s.name, "kind": s.kind.value} for s in d.symbols],
+            "paytable": {s: {str(k): v for k, v in p.items()} for s, p in d.paytable.pays.items()},
+            "scatter_pays": {str(k): v for k, v in d.scatter_pays.items()},
+            "wild_pays_as": self.wild_pays_as,
+            "paylines": [list(p.rows) for p in d.paylines],
+            "reels": {name: [list(s) for s in rs.strips] for name, rs in d.reels.items()},
+            "bets": {
+                "lines": list(d.bets.lines),
+                "bet_per_line": list(d.bets.levels),
+                "default": d.bets.default.to_json(),
+                "currency": d.bets.currency,
+                "minor_per_major": d.bets.minor_per_major,
+            },
+            "free_spins": {
+                "award": self.free_spins.award,
+                "trigger": self.free_spins.trigger,
+                "expanding": dict(self.free_spins.expanding),
+            },
+            "settings": self.default_settings(),
+        }
+
+
+def _free_spin_rules(f: Field, data: LinesGameData) -> FreeSpinRules:
+    award = f.get("award").as_int(minimum=1)
+    trigger = f.get("trigger").as_int(minimum=1)
+    weights = []
+    for sid, wf in f.get("expanding_weights").items():
+        if sid not in data.paytable.pays or sid == data.wild:
+            raise wf.error(f"{sid!r} is not a paying symbol that can expand")
+        weights.append((sid, wf.as_int(minimum=1)))
+    if not weights:
+        raise f.get("expanding_weights").error("needs at least one symbol")
+    return FreeSpinRules(award, trigger, tuple(weights))
+
+
+def load() -> BookOfSpells:
+    """Load the game from its data file."""
+    return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json")))

@@ -1,0 +1,1 @@
+"""Exact RTP calculators, Monte Carlo simulation through the play path, par sheets."""

@@ -1,0 +1,145 @@
+"""Exact RTP of Book of Spells.
+
+Base game: line wins from per-reel symbol counts, the Book scatter by convolution.
+Free spins: once per expanding symbol, the expected win of one free spin (lines + scatter
++ expansion, the expansion's reel count by convolution) times the expected number of
+spins with the retrigger series: N = award / (1 - award * p), p = P(retrigger per spin).
+The gamble is fair (tested separately) and does not move the RTP.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..games.book_of_spells import BookOfSpells
+from ..model import Bet, ReelSet
+from ..rng import ScriptedRng
+from ..round import RoundContext
+from .exact import convolve, count_distribution, line_stats, visible_probability
+
+__all__ = ["BookMath", "CapEstimate", "book_math", "cap_excess"]
+
+
+@dataclass(frozen=True, slots=True)
+class BookMath:
+    """Exact expectations, all in multiples of the total bet."""
+
+    base_lines: Fraction
+    base_scatter: Fraction
+    p_trigger: Fraction
+    p_retrigger: Fraction
+    expected_spins: Fraction
+    free_spin_lines: Fraction
+    free_spin_scatter: Fraction
+    expanding: dict[str, Fraction]
+    feature_by_symbol: dict[str, Fraction]
+    feature: Fraction
+    line_hit: Fraction
+
+    @property
+    def free_spins(self) -> Fraction:
+        return self.p_trigger * self.feature
+
+    @property
+    def rtp_uncapped(self) -> Fraction:
+        return self.base_lines + self.base_scatter + self.free_spins
+
+
+def _scatter(game: BookOfSpells, reels: ReelSet) -> tuple[Fraction, Fraction]:
+    book = game.book
+    dist = convolve(
+        count_distribution(reels, i, lambda col: col.count(book)) for i in range(len(reels.strips))
+    )
+    ev = sum((p * game.data.scatter_pays.get(n, 0) for n, p in enumerate(dist)), Fraction(0))
+    trigger = sum(dist[game.free_spins.trigger :], Fraction(0))
+    return ev, trigger
+
+
+def _expanding_ev(game: BookOfSpells, reels: ReelSet, symbol: str) -> Fraction:
+    dists = []
+    for i in range(len(reels.strips)):
+        q = visible_probability(reels, i, symbol)
+        dists.append([1 - q, q])
+    reel_count = convolve(dists)
+    return sum((p * game.data.paytable.pay(symbol, n) for n, p in enumerate(reel_count)), Fraction(0))
+
+
+def book_math(game: BookOfSpells) -> BookMath:
+    """Compute every exact expectation of the game (independent of lines and bet)."""
+    data = game.data
+    base = line_stats(game.base_reels, data.paytable, wild=game.book, wild_pays_as=game.wild_pays_as)
+    if game.free_reels is game.base_reels:
+        free = base
+    else:
+        free = line_stats(game.free_reels, data.paytable, wild=game.book, wild_pays_as=game.wild_pays_as)
+    base_scatter, p_trigger = _scatter(game, game.base_reels)
+    free_scatter, p_retrigger = _scatter(game, game.free_reels)
+    award = game.free_spins.award
+    if award * p_retrigger >= 1:
+        raise ValueError("free spins retrigger too often: the expected number of spins is infinite")
+    spins = Fraction(award) / (1 - award * p_retrigger)
+    expanding = {s: _expanding_ev(game, game.free_reels, s) for s, _ in game.free_spins.expanding}
+    per_symbol = {s: spins * (free.ev + free_scatter + ev) for s, ev in expanding.items()}
+    total_w = sum(w for _, w in game.free_spins.expanding)
+    feature = sum((per_symbol[s] * w for s, w in game.free_spins.expanding), Fraction(0)) / total_w
+    return BookMath(
+        base_lines=base.ev,
+        base_scatter=base_scatter,
+        p_trigger=p_trigger,
+        p_retrigger=p_retrigger,
+        expected_spins=spins,
+        free_spin_lines=free.ev,
+        free_spin_scatter=free_scatter,
+        expanding=expanding,
+        feature_by_symbol=per_symbol,
+        feature=feature,
+        line_hit=base.hit,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CapEstimate:
+    """E[(S - cap)+] per feature in multiples of the total bet, and its 95% half-width."""
+
+    excess: float
+    ci95: float
+    features: int
+    reached: int
+
+
+def cap_excess(game: BookOfSpells, cap_x: int, *, features_per_symbol: int, seed: int) -> CapEstimate:
+    """Estimate what the free-spin cap takes away, by playing features without the cap.
+
+    Stratified by expanding symbol (each symbol's features are weighted by its draw
+    weight), seeded, through the game's own feature code. Bet: 1 per line on every line.
+    """
+    lines = max(game.bets.lines)
+    bet = Bet(lines, 1)
+    settings = dict(game.default_settings(), free_spin_cap_x=10**12, gamble=0)
+    cap = cap_x * lines
+    total_w = sum(w for _, w in game.free_spins.expanding)
+    mean = 0.0
+    var = 0.0
+    reached = 0
+    for index, (_symbol, weight) in enumerate(game.free_spins.expanding):
+        xs = []
+        for i in range(features_per_symbol):
+            rng = ScriptedRng([index], seed=(seed * 1_000_003 + index) * 1_000_003 + i)
+            ctx = RoundContext(rng, bet, settings, autoplay=True)
+            process = game.play_feature(ctx)
+            try:
+                while True:
+                    next(process)
+            except StopIteration as stop:
+                total = stop.value[0]
+            excess = max(total - cap, 0) / lines
+            reached += excess > 0
+            xs.append(excess)
+        m = sum(xs) / len(xs)
+        v = sum((x - m) ** 2 for x in xs) / max(len(xs) - 1, 1) / len(xs)
+        share = weight / total_w
+        mean += share * m
+        var += share * share * v
+    return CapEstimate(mean, 1.96 * math.sqrt(var), features_per_symbol * len(game.free_spins.expanding), reached)

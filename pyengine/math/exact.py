@@ -1,0 +1,187 @@
+"""Exact building blocks: per-reel distributions, convolution, line-win expectation.
+
+Every line sees, on each reel, the symbol at one row; over a uniform stop that symbol is
+distributed as the strip's symbol counts, independently across reels. So the expected
+line win is one enumeration over per-reel symbol counts, the same for every payline.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+
+from ..evaluators import LineEvaluator
+from ..model import Payline, Paytable, ReelSet
+
+__all__ = [
+    "LineStats",
+    "convolve",
+    "count_distribution",
+    "line_stats",
+    "visible_probability",
+]
+
+
+def convolve(dists: Iterable[Sequence[Fraction]]) -> list[Fraction]:
+    """Distribution of a sum of independent counts, each given as P(k) for k = 0, 1, ..."""
+    out = [Fraction(1)]
+    for d in dists:
+        nxt = [Fraction(0)] * (len(out) + len(d) - 1)
+        for i, p in enumerate(out):
+            if p:
+                for j, q in enumerate(d):
+                    if q:
+                        nxt[i + j] += p * q
+        out = nxt
+    return out
+
+
+def count_distribution(reels: ReelSet, reel: int, counts: Callable[[tuple[str, ...]], int]) -> list[Fraction]:
+    """P(k) over a uniform stop of ``reel`` for the window statistic ``counts``."""
+    columns = reels.columns[reel]
+    tally = Counter(counts(col) for col in columns)
+    n = len(columns)
+    return [Fraction(tally.get(k, 0), n) for k in range(max(tally) + 1)]
+
+
+def visible_probability(reels: ReelSet, reel: int, symbol: str) -> Fraction:
+    """P(``symbol`` shows anywhere in the window of ``reel``)."""
+    columns = reels.columns[reel]
+    return Fraction(sum(1 for col in columns if symbol in col), len(columns))
+
+
+class LineStats:
+    """Exact statistics of one payline over uniform stops.
+
+    ``ev`` is the expected pay in multiples of the bet per line; ``by_combo`` maps
+    (symbol, count) to its probability; ``hit`` is P(the line pays).
+    """
+
+    __slots__ = ("by_combo", "ev", "hit")
+
+    def __init__(self, ev: Fraction, hit: Fraction, by_combo: dict[tuple[str, int], Fraction]) -> None:
+        self.ev = ev
+        self.hit = hit
+        self.by_combo = by_combo
+
+
+def line_stats(
+    reels: ReelSet,
+    paytable: Paytable,
+    *,
+    wild: str | None,
+    wild_pays_as: str | None = None,
+    not_substituted: Iterable[str] = (),
+) -> LineStats:
+    """Enumerate per-reel symbol counts through the game's own line evaluator."""
+    evaluator = LineEvaluator(
+        [Payline(1, (0,) * len(reels.strips))],
+        paytable,
+        wild=wild,
+        wild_pays_as=wild_pays_as,
+        not_substituted=not_substituted,
+    )
+    per_reel = [sorted(Counter(strip).items()) for strip in reels.strips]
+    total = 1
+    for strip in reels.strips:
+        total *= len(strip)
+    weight_pay = 0
+    hits = 0
+    combos: Counter[tuple[str, int]] = Counter()
+    for combo in itertools.product(*per_reel):
+        window = tuple((s,) for s, _ in combo)
+        wins = evaluator.evaluate(window, 1)
+        if wins:
+            w = 1
+            for _, c in combo:
+                w *= c
+            r = wins[0]
+            weight_pay += w * r.multiplier
+            hits += w
+            combos[(r.symbol, r.count)] += w
+    return LineStats(
+        Fraction(weight_pay, total),
+        Fraction(hits, total),
+        {k: Fraction(v, total) for k, v in sorted(combos.items())},
+    )
+
+
+def max_spin_win(
+    reels: ReelSet,
+    paylines: Sequence[Payline],
+    paytable: Paytable,
+    *,
+    wild: str | None,
+    wild_pays_as: str | None,
+    scatter: str | None,
+    scatter_pays: dict[int, int],
+    min_scatter: int = 0,
+) -> int:
+    """The largest win of one spin on all paylines, in multiples of the bet per line
+    (scatter pays count ``len(paylines)`` times: they pay on the total bet), among the
+    windows with at least ``min_scatter`` scatters.
+
+    Branch and bound over reel stops: a partial window's bound is the best every line
+    could still reach plus the most the scatter could still pay.
+    """
+    evaluator = LineEvaluator(paylines, paytable, wild=wild, wild_pays_as=wild_pays_as)
+    n_lines = len(paylines)
+    n_reels = len(reels.strips)
+    top5 = max(max(p.values(), default=0) for p in paytable.pays.values())
+    value = {s: max(p.values(), default=0) for s, p in paytable.pays.items()}
+    if wild is not None:
+        value[wild] = top5 + 1
+    if scatter is not None:
+        value[scatter] = max(value.get(scatter, 0), top5 + 1)
+    # Most valuable columns first, so that a high win is found early and prunes the rest.
+    columns = [sorted(set(c), key=lambda col: -sum(value.get(x, 0) for x in col)) for c in reels.columns]
+    scatter_max = [max(c.count(scatter) for c in cols) if scatter else 0 for cols in reels.columns]
+    best = 0
+
+    def line_bound(prefix: list[tuple[str, ...]]) -> int:
+        total = 0
+        k = len(prefix)
+        for p in paylines:
+            syms = [prefix[r][p.rows[r]] for r in range(k)]
+            real = [s for s in syms if s != wild]
+            if len(set(real)) > 1:
+                # The run is broken inside the prefix: its pay is already fixed.
+                hit = evaluator.evaluate_symbols(tuple(syms) + ("\0",) * (n_reels - k))
+                total += hit[2] if hit else 0
+            elif real:
+                total += max(paytable.pay(real[0], c) for c in range(1, n_reels + 1))
+            else:
+                total += top5
+        return total
+
+    def dfs(prefix: list[tuple[str, ...]]) -> None:
+        nonlocal best
+        k = len(prefix)
+        if k == n_reels:
+            window = tuple(prefix)
+            win = sum(r.multiplier for r in evaluator.evaluate(window, n_lines))
+            if scatter is not None:
+                count = sum(col.count(scatter) for col in window)
+                if count < min_scatter:
+                    return
+                win += scatter_pays.get(count, 0) * n_lines
+            best = max(best, win)
+            return
+        sc_bound = 0
+        if scatter is not None:
+            have = sum(col.count(scatter) for col in prefix)
+            more = sum(scatter_max[k:])
+            if have + more < min_scatter:
+                return
+            sc_bound = max((scatter_pays.get(n, 0) for n in range(have, have + more + 1)), default=0) * n_lines
+        if line_bound(prefix) + sc_bound <= best:
+            return
+        for col in columns[k]:
+            prefix.append(col)
+            dfs(prefix)
+            prefix.pop()
+
+    dfs([])
+    return best

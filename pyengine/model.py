@@ -1,0 +1,195 @@
+"""Game model: symbols, reel strips, windows, paylines, paytables and bet configuration.
+
+Everything here is an immutable value. Games are data: `pyengine.data` builds these
+objects from a game's data file and checks every field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .errors import BetError
+
+__all__ = [
+    "Bet",
+    "BetConfig",
+    "Payline",
+    "Paytable",
+    "ReelSet",
+    "Symbol",
+    "SymbolKind",
+    "Window",
+]
+
+
+class SymbolKind(StrEnum):
+    """What a symbol does."""
+
+    REGULAR = "regular"
+    WILD = "wild"
+    SCATTER = "scatter"
+    WILD_SCATTER = "wild_scatter"
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A reel symbol: its short id (used in strips and events), display name and kind."""
+
+    id: str
+    name: str
+    kind: SymbolKind
+
+    @property
+    def is_wild(self) -> bool:
+        return self.kind in (SymbolKind.WILD, SymbolKind.WILD_SCATTER)
+
+    @property
+    def is_scatter(self) -> bool:
+        return self.kind in (SymbolKind.SCATTER, SymbolKind.WILD_SCATTER)
+
+
+Window = tuple[tuple[str, ...], ...]
+"""The visible symbols, one tuple per reel, top row first."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReelSet:
+    """Reel strips (cyclic) and the number of visible rows.
+
+    A stop ``s`` on reel ``i`` shows ``strip[i][s], strip[i][s+1], ...`` (wrapping),
+    top row first.
+    """
+
+    strips: tuple[tuple[str, ...], ...]
+    rows: int
+    columns: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False, compare=False)
+    radix: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cols = tuple(
+            tuple(tuple(strip[(s + r) % len(strip)] for r in range(self.rows)) for s in range(len(strip)))
+            for strip in self.strips
+        )
+        object.__setattr__(self, "columns", cols)
+        n = 1
+        for strip in self.strips:
+            n *= len(strip)
+        object.__setattr__(self, "radix", n)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(len(s) for s in self.strips)
+
+    def window(self, stops: tuple[int, ...]) -> Window:
+        """The visible symbols for the given stops."""
+        return tuple(col[s] for col, s in zip(self.columns, stops, strict=True))
+
+    def decode(self, index: int) -> tuple[int, ...]:
+        """Stops for one uniform draw in ``range(radix)`` (mixed radix, reel 1 last digit)."""
+        stops = []
+        for strip in reversed(self.strips):
+            index, s = divmod(index, len(strip))
+            stops.append(s)
+        stops.reverse()
+        return tuple(stops)
+
+    def draw(self, index: int) -> tuple[tuple[int, ...], Window]:
+        """(stops, window) for one uniform draw in ``range(radix)``; same as `decode` + `window`."""
+        if len(self.strips) != 5:
+            stops = self.decode(index)
+            return stops, self.window(stops)
+        # Five reels spelled out: this runs on every spin.
+        c0, c1, c2, c3, c4 = self.columns
+        index, s4 = divmod(index, len(c4))
+        index, s3 = divmod(index, len(c3))
+        index, s2 = divmod(index, len(c2))
+        s0, s1 = divmod(index, len(c1))
+        return (s0, s1, s2, s3, s4), (c0[s0], c1[s1], c2[s2], c3[s3], c4[s4])
+
+
+@dataclass(frozen=True, slots=True)
+class Payline:
+    """A win line: its number (1-based) and the row it takes on each reel."""
+
+    number: int
+    rows: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Paytable:
+    """Line pays in multiples of the bet per line: ``pays[symbol][count]``."""
+
+    pays: dict[str, dict[int, int]]
+
+    def pay(self, symbol: str, count: int) -> int:
+        return self.pays.get(symbol, {}).get(count, 0)
+
+    def min_count(self, symbol: str) -> int:
+        """The fewest symbols that pay (0 when the symbol never pays on a line)."""
+        counts = [c for c, p in self.pays.get(symbol, {}).items() if p > 0]
+        return min(counts) if counts else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """A placed bet: active lines and bet per line in minor units."""
+
+    lines: int
+    bet_per_line: int
+
+    @property
+    def total(self) -> int:
+        return self.lines * self.bet_per_line
+
+    def to_json(self) -> dict[str, int]:
+        return {"lines": self.lines, "bet_per_line": self.bet_per_line, "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class BetConfig:
+    """The bets a game offers. Money is in minor units (``minor_per_major`` per unit)."""
+
+    lines: tuple[int, ...]
+    levels: tuple[int, ...]
+    default: Bet
+    currency: str = "FUN"
+    minor_per_major: int = 100
+
+    def validate(self, bet: Bet) -> Bet:
+        """Return ``bet`` if offered, else raise `BetError` naming what is offered."""
+        if bet.lines not in self.lines:
+            raise BetError(
+                f"{bet.lines} lines is not offered; choose one of {', '.join(map(str, self.lines))}"
+            )
+        if bet.bet_per_line not in self.levels:
+            offered = ", ".join(self.format(v) for v in self.levels)
+            raise BetError(f"bet per line {self.format(bet.bet_per_line)} is not offered; choose one of {offered}")
+        return bet
+
+    @property
+    def max_bet(self) -> Bet:
+        return Bet(max(self.lines), max(self.levels))
+
+    def next_lines(self, bet: Bet) -> Bet:
+        """One more line; past the maximum it wraps to the fewest."""
+        i = self.lines.index(bet.lines)
+        return Bet(self.lines[(i + 1) % len(self.lines)], bet.bet_per_line)
+
+    def prev_lines(self, bet: Bet) -> Bet:
+        """One line fewer; below the fewest it wraps to the maximum."""
+        i = self.lines.index(bet.lines)
+        return Bet(self.lines[(i - 1) % len(self.lines)], bet.bet_per_line)
+
+    def step_level(self, bet: Bet, step: int) -> Bet:
+        """The next (``step`` = 1) or previous (-1) bet per line, held at the ends."""
+        i = self.levels.index(bet.bet_per_line)
+        j = min(max(i + step, 0), len(self.levels) - 1)
+        return Bet(bet.lines, self.levels[j])
+
+    def format(self, minor: int) -> str:
+        """Minor units as a decimal string, e.g. 1250 -> '12.50'."""
+        sign = "-" if minor < 0 else ""
+        whole, frac = divmod(abs(minor), self.minor_per_major)
+        digits = len(str(self.minor_per_major - 1)) if self.minor_per_major > 1 else 0
+        return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"

@@ -1,0 +1,95 @@
+"""The one random source of the engine.
+
+`Rng` is SplitMix64 on Python integers: the same seed gives the same numbers on every
+Python version, in CPython and in Pyodide, and its whole state is one integer, so a round
+or a session can be saved and replayed exactly. `below(n)` is unbiased (rejection
+sampling). Default seeds come from `secrets` (the browser's crypto inside Pyodide).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+__all__ = ["MASK64", "Rng", "ScriptedRng", "new_seed"]
+
+MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+
+
+def new_seed() -> int:
+    """A fresh 64-bit seed from the operating system's (or browser's) secure source."""
+    return secrets.randbits(64)
+
+
+class Rng:
+    """Deterministic 64-bit generator (SplitMix64)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        self.state = seed & MASK64
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = s = (self.state + _GAMMA) & MASK64
+        z = ((s ^ (s >> 30)) * _M1) & MASK64
+        z = ((z ^ (z >> 27)) * _M2) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``, without modulo bias."""
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, not {n}")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            self.state = s = (self.state + _GAMMA) & MASK64
+            z = ((s ^ (s >> 30)) * _M1) & MASK64
+            z = ((z ^ (z >> 27)) * _M2) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                return z % n
+
+    def weighted(self, weights: Sequence[int]) -> int:
+        """An index drawn with probability proportional to the integer ``weights``."""
+        total = sum(weights)
+        x = self.below(total)
+        for i, w in enumerate(weights):
+            if x < w:
+                return i
+            x -= w
+        raise AssertionError("unreachable: weights changed while drawing")
+
+
+class ScriptedRng(Rng):
+    """A source that returns given values, for tests that need a chosen outcome.
+
+    Each call to `below`/`weighted` takes the next scripted value (it must lie in range);
+    when the script is used up it falls back to SplitMix64 from ``seed``.
+    """
+
+    __slots__ = ("script",)
+
+    def __init__(self, script: Sequence[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.script = list(script)
+
+    def below(self, n: int) -> int:
+        if self.script:
+            v = self.script.pop(0)
+            if not 0 <= v < n:
+                raise ValueError(f"scripted value {v} is outside range({n})")
+            return v
+        return super().below(n)
+
+    def weighted(self, weights: Sequence[int]) -> int:
+        if self.script:
+            v = self.script.pop(0)
+            if not 0 <= v < len(weights) or weights[v] == 0:
+                raise ValueError(f"scripted index {v} cannot be drawn from weights {list(weights)}")
+            return v
+        return super().weighted(weights)

@@ -1,0 +1,54 @@
+"""The context a round is played in, and the decisions it waits on.
+
+A game's round is a generator: it draws from ``ctx.rng``, emits events with
+``ctx.emit`` and adds to ``ctx.win``; when it needs the player it yields a `Decision` and
+receives the chosen string. Because a round is a pure function of (seed, bet, settings,
+choices), the session saves a round in play as that record and restores it by replaying.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass
+
+from .events import Event
+from .model import Bet
+from .rng import Rng
+
+__all__ = ["Decision", "RoundContext", "RoundProcess"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A point where the round waits for the player.
+
+    ``choices`` lists what is allowed (the first is what autoplay and ``--choices first``
+    take); ``feature`` marks the start of a feature, where autoplay can stop.
+    """
+
+    kind: str
+    choices: tuple[str, ...]
+    feature: bool = False
+
+
+class RoundContext:
+    """The mutable state of one round in play: its random source, bet, operator
+    settings, whether autoplay plays it, the events so far, the win so far and the
+    features it entered."""
+
+    __slots__ = ("autoplay", "bet", "events", "features", "rng", "settings", "win")
+
+    def __init__(self, rng: Rng, bet: Bet, settings: Mapping[str, int], autoplay: bool = False) -> None:  # noqa: FBT001, FBT002
+        self.rng = rng
+        self.bet = bet
+        self.settings = settings
+        self.autoplay = autoplay
+        self.events: list[Event] = []
+        self.win = 0
+        self.features: list[str] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+
+RoundProcess = Generator[Decision, str, None]

@@ -1,0 +1,404 @@
+"""The player's session: wallet, bet, the round in play, history, snapshot and restore.
+
+One `Session` serves every game, the CLI, the simulator and the browser. Money is integer
+minor units. A round starts with `spin`; if it waits on the player, `pending` says which
+decision and which choices are allowed, and `choose` answers it. Every error is a
+`ValueError` subclass raised before anything changes.
+
+>>> s = Session("book_of_spells", balance=10_000, seed=7)
+>>> events = s.spin()
+>>> events[0].type, s.balance + s.bet.total <= 10_000 + sum(getattr(e, "win", 0) for e in events[-1:])
+('round_start', True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import (
+    BetError,
+    ChoiceError,
+    InsufficientFundsError,
+    NoDecisionPendingError,
+    RoundInProgressError,
+    SnapshotError,
+)
+from .events import ChoiceMade, DecisionPending, Event, RoundEnd, RoundStart, events_from_json
+from .games import Game, get_game
+from .model import Bet
+from .rng import Rng, new_seed
+from .round import Decision, RoundContext, RoundProcess
+from .values import record
+
+__all__ = ["DEFAULT_BALANCE", "HISTORY_SIZE", "SNAPSHOT_FORMAT", "RoundRecord", "Session"]
+
+DEFAULT_BALANCE = 100_000
+HISTORY_SIZE = 10
+SNAPSHOT_FORMAT = "pyengine.session/1"
+
+
+@record
+class RoundRecord:
+    """A finished round: enough to show it in the history and to replay it exactly."""
+
+    index: int
+    seed: int
+    bet: Bet
+    autoplay: bool
+    choices: tuple[str, ...]
+    events: tuple[Event, ...]
+    stake: int
+    win: int
+    balance_before: int
+    balance_after: int
+    time_ms: int
+    features: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "bet": {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line},
+            "autoplay": self.autoplay,
+            "choices": list(self.choices),
+            "events": [e.to_json() for e in self.events],
+            "stake": self.stake,
+            "win": self.win,
+            "balance_before": self.balance_before,
+            "balance_after": self.balance_after,
+            "time_ms": self.time_ms,
+            "features": list(self.features),
+        }
+
+
+class _Round(RoundContext):
+    """The round in play: the game's context plus what the session needs to save it."""
+
+    __slots__ = ("balance_after", "balance_before", "choices", "index", "pending", "process", "seed", "time_ms")
+
+    def __init__(  # noqa: PLR0913
+        self,
+        bet: Bet,
+        settings: Mapping[str, int],
+        autoplay: bool,  # noqa: FBT001
+        index: int,
+        seed: int,
+        balance_before: int,
+        time_ms: int,
+    ) -> None:
+        RoundContext.__init__(self, Rng(seed), bet, settings, autoplay)
+        self.index = index
+        self.seed = seed
+        self.balance_before = balance_before
+        self.balance_after = 0
+        self.time_ms = time_ms
+        self.choices: list[str] = []
+        self.pending: Decision | None = None
+        self.process: RoundProcess | None = None
+
+    def record(self) -> RoundRecord:
+        return RoundRecord(
+            self.index,
+            self.seed,
+            self.bet,
+            self.autoplay,
+            tuple(self.choices),
+            tuple(self.events),
+            self.bet.total,
+            self.win,
+            self.balance_before,
+            self.balance_after,
+            self.time_ms,
+            tuple(self.features),
+        )
+
+
+class Session:
+    """A player's session with one game."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        *,
+        balance: int = DEFAULT_BALANCE,
+        seed: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        bet: Bet | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.game: Game = get_game(game) if isinstance(game, str) else game
+        if not isinstance(balance, int) or isinstance(balance, bool) or balance < 0:
+            raise InsufficientFundsError(f"balance must be a non-negative integer of minor units, not {balance!r}")
+        self.balance = balance
+        self.settings = self.game.validate_settings(settings or {})
+        self.bet = self.game.bets.validate(bet) if bet is not None else self.game.bets.default
+        self._rng = Rng(new_seed() if seed is None else seed)
+        self._clock = clock
+        self.rounds_played = 0
+        self._history: deque[_Round | RoundRecord] = deque(maxlen=HISTORY_SIZE)
+        self._round: _Round | None = None
+
+    # -- state ------------------------------------------------------------------
+    @property
+    def pending(self) -> Decision | None:
+        """The decision the round in play waits on, or None."""
+        return self._round.pending if self._round else None
+
+    @property
+    def history(self) -> tuple[RoundRecord, ...]:
+        """The last `HISTORY_SIZE` finished rounds, oldest first."""
+        return tuple(r if isinstance(r, RoundRecord) else r.record() for r in self._history)
+
+    @property
+    def last_round(self) -> RoundRecord | None:
+        """The most recent finished round, or None."""
+        if not self._history:
+            return None
+        r = self._history[-1]
+        return r if isinstance(r, RoundRecord) else r.record()
+
+    @property
+    def in_round(self) -> bool:
+        return self._round is not None
+
+    @property
+    def round_events(self) -> tuple[Event, ...]:
+        """Every event of the round in play so far (empty when idle)."""
+        return tuple(self._round.events) if self._round else ()
+
+    @property
+    def round_win(self) -> int:
+        """The win of the round in play so far."""
+        return self._round.win if self._round else 0
+
+    # -- bet ----------------------------------------------------------------------
+    def _idle(self, action: str) -> None:
+        if self._round is not None:
+            kind = self._round.pending.kind if self._round.pending else "?"
+            raise RoundInProgressError(f"cannot {action} while a round waits on '{kind}'; answer it first")
+
+    def set_bet(self, bet: Bet) -> Bet:
+        """Change the bet (only between rounds)."""
+        self._idle("change the bet")
+        if not isinstance(bet, Bet):
+            raise BetError(f"a bet must be a Bet, not {bet!r}")
+        self.bet = self.game.bets.validate(bet)
+        return self.bet
+
+    def lines_up(self) -> Bet:
+        """One more line; past the maximum it wraps to 1."""
+        return self.set_bet(self.game.bets.next_lines(self.bet))
+
+    def lines_down(self) -> Bet:
+        return self.set_bet(self.game.bets.prev_lines(self.bet))
+
+    def bet_up(self) -> Bet:
+        return self.set_bet(self.game.bets.step_level(self.bet, 1))
+
+    def bet_down(self) -> Bet:
+        return self.set_bet(self.game.bets.step_level(self.bet, -1))
+
+    def bet_max(self) -> Bet:
+        """The maximum lines and bet per line."""
+        return self.set_bet(self.game.bets.max_bet)
+
+    # -- rounds -------------------------------------------------------------------
+    def spin(self, *, autoplay: bool = False, seed: int | None = None) -> list[Event]:
+        """Start a round at the current bet; return its events up to a decision or the end.
+
+        ``seed`` replaces the session's own next round seed (for replays and tests).
+        """
+        if self._round is not None:
+            self._idle("start a round")
+        bet = self.bet
+        stake = bet.lines * bet.bet_per_line
+        if stake > self.balance:
+            raise InsufficientFundsError(
+                f"the stake {self.game.bets.format(stake)} is more than the balance "
+                f"{self.game.bets.format(self.balance)}; lower the bet"
+            )
+        round_seed = self._rng.next64() if seed is None else seed
+        before = self.balance
+        self.balance -= stake
+        rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, int(self._clock() * 1000))
+        rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
+        rnd.process = self.game.play(rnd)
+        self._round = rnd
+        return self._advance(rnd, None, 0)
+
+    def choose(self, choice: str) -> list[Event]:
+        """Answer the pending decision; return the events that follow."""
+        rnd = self._round
+        if rnd is None or rnd.pending is None:
+            raise NoDecisionPendingError(f"no decision is pending; choice {choice!r} is not expected")
+        decision = rnd.pending
+        if choice not in decision.choices:
+            raise ChoiceError(
+                f"{choice!r} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
+            )
+        start = len(rnd.events)
+        rnd.choices.append(choice)
+        rnd.events.append(ChoiceMade(decision.kind, choice))
+        return self._advance(rnd, choice, start)
+
+    def _advance(self, rnd: _Round, choice: str | None, start: int) -> list[Event]:
+        assert rnd.process is not None
+        try:
+            decision = rnd.process.send(choice)  # type: ignore[arg-type]
+        except StopIteration:
+            self._finish(rnd)
+            return rnd.events[start:]
+        rnd.pending = decision
+        rnd.events.append(DecisionPending(decision.kind, decision.choices))
+        return rnd.events[start:]
+
+    def _finish(self, rnd: _Round) -> None:
+        self.balance += rnd.win
+        rnd.events.append(RoundEnd(rnd.win, self.balance))
+        rnd.process = None
+        # Kept as the finished _Round; `history` builds the records when asked.
+        rnd.balance_after = self.balance
+        rnd.pending = None
+        self._history.append(rnd)
+        self.rounds_played += 1
+        self._round = None
+
+    def add_funds(self, amount: int) -> int:
+        """Top up the free-play balance (between rounds)."""
+        self._idle("top up")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InsufficientFundsError(f"a top-up must be a positive integer of minor units, not {amount!r}")
+        self.balance += amount
+        return self.balance
+
+    # -- snapshot -----------------------------------------------------------------
+    def snapshot(self) -> str:
+        """The whole session as JSON, with a checksum, for `restore`."""
+        rnd = self._round
+        state: dict[str, Any] = {
+            "game": self.game.id,
+            "version": self.game.version,
+            "balance": self.balance,
+            "bet": {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line},
+            "settings": dict(self.settings),
+            "rng": self._rng.state,
+            "rounds_played": self.rounds_played,
+            "round": None
+            if rnd is None
+            else {
+                "index": rnd.index,
+                "seed": rnd.seed,
+                "bet": {"lines": rnd.bet.lines, "bet_per_line": rnd.bet.bet_per_line},
+                "autoplay": rnd.autoplay,
+                "choices": list(rnd.choices),
+                "balance_before": rnd.balance_before,
+                "time_ms": rnd.time_ms,
+            },
+            "history": [r.to_json() for r in self.history],
+        }
+        return json.dumps(
+            {"format": SNAPSHOT_FORMAT, "state": state, "checksum": _checksum(state)},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        text: str,
+        *,
+        game: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Session:
+        """Rebuild a session from `snapshot` text, replaying the round in play.
+
+        Raises `SnapshotError` for anything corrupt, tampered with, or (with ``game``)
+        saved by another game.
+        """
+        try:
+            obj = json.loads(text)
+        except (TypeError, ValueError):
+            raise SnapshotError("the saved session is not valid JSON") from None
+        if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
+            raise SnapshotError(f"the saved session is not a {SNAPSHOT_FORMAT} snapshot")
+        state = obj.get("state")
+        if not isinstance(state, dict) or obj.get("checksum") != _checksum(state):
+            raise SnapshotError("the saved session fails its checksum: it is corrupt or was edited")
+        try:
+            return cls._from_state(state, game, clock)
+        except SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SnapshotError(f"the saved session is inconsistent: {exc}") from None
+
+    @classmethod
+    def _from_state(cls, state: dict[str, Any], game: str | None, clock: Callable[[], float]) -> Session:
+        gid = state["game"]
+        if game is not None and gid != game:
+            raise SnapshotError(f"the saved session belongs to {gid!r}, not {game!r}")
+        g = get_game(gid)
+        if state["version"] != g.version:
+            raise SnapshotError(f"the saved session is for version {state['version']} of {gid}, not {g.version}")
+        s = cls(g, balance=_int(state["balance"]), settings=state["settings"], bet=_bet(state["bet"]), clock=clock)
+        s._rng.state = _int(state["rng"])
+        s.rounds_played = _int(state["rounds_played"])
+        for r in state["history"]:
+            s._history.append(
+                RoundRecord(
+                    index=_int(r["index"]),
+                    seed=_int(r["seed"]),
+                    bet=_bet(r["bet"]),
+                    autoplay=bool(r["autoplay"]),
+                    choices=tuple(str(c) for c in r["choices"]),
+                    events=tuple(events_from_json(r["events"])),
+                    stake=_int(r["stake"]),
+                    win=_int(r["win"]),
+                    balance_before=_int(r["balance_before"]),
+                    balance_after=_int(r["balance_after"]),
+                    time_ms=_int(r["time_ms"]),
+                    features=tuple(str(f) for f in r["features"]),
+                )
+            )
+        rd = state["round"]
+        if rd is not None:
+            s._replay(rd)
+        return s
+
+    def _replay(self, rd: dict[str, Any]) -> None:
+        bet = _bet(rd["bet"])
+        before = _int(rd["balance_before"])
+        if before - bet.total != self.balance:
+            raise SnapshotError("the saved balance does not match the round in play")
+        seed = _int(rd["seed"])
+        rnd = _Round(bet, self.settings, bool(rd["autoplay"]), _int(rd["index"]), seed, before, _int(rd["time_ms"]))
+        rnd.events.append(RoundStart(self.game.id, seed, bet.lines, bet.bet_per_line, bet.total, self.balance))
+        rnd.process = self.game.play(rnd)
+        self._round = rnd
+        self._advance(rnd, None, 0)
+        for choice in rd["choices"]:
+            if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
+                self._round = None
+                raise SnapshotError("the saved choices do not replay: the round in play is corrupt")
+            self.choose(choice)
+        if self._round is None:
+            raise SnapshotError("the saved round in play had already finished")
+
+
+def _checksum(state: dict[str, Any]) -> str:
+    canon = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
+def _int(v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise SnapshotError(f"expected a non-negative integer, found {v!r}")
+    return v
+
+
+def _bet(v: Any) -> Bet:
+    return Bet(_int(v["lines"]), _int(v["bet_per_line"]))
