@@ -82,7 +82,11 @@ def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[]
     except ImportError:
         return None, lambda: None
     bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr)
-    return bar.update, bar.close
+
+    def update(n: int) -> None:
+        bar.update(n)
+
+    return update, bar.close
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:
@@ -92,7 +96,9 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{report['game']} ({report['mode']}): RTP {report['rtp'] * 100:.4f}%  target {report['target_rtp'] * 100:.2f}%")
+    print(
+        f"{report['game']} ({report['mode']}): RTP {report['rtp'] * 100:.4f}%  target {report['target_rtp'] * 100:.2f}%"
+    )
     for k, v in report["breakdown"].items():
         print(f"  {k:<24} {v * 100:9.4f}%")
     print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")

@@ -34,10 +34,7 @@ class Field:
         return GameDataError(self.source, self.path or "<root>", problem)
 
     def _child(self, key: str | int) -> Field:
-        if isinstance(key, int):
-            path = f"{self.path}[{key}]"
-        else:
-            path = f"{self.path}.{key}" if self.path else key
+        path = f"{self.path}[{key}]" if isinstance(key, int) else f"{self.path}.{key}" if self.path else key
         return Field(self.source, path, None)
 
     def get(self, key: str) -> Field:

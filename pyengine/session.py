@@ -81,7 +81,7 @@ class _Round(RoundContext):
 
     __slots__ = ("balance_after", "balance_before", "choices", "index", "pending", "process", "seed", "time_ms")
 
-    def __init__(  # noqa: PLR0913
+    def __init__(
         self,
         bet: Bet,
         settings: Mapping[str, int],

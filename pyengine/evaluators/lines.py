@@ -106,11 +106,11 @@ class LineEvaluator:
             return out
         getitem = tuple.__getitem__
         for i, (number, rows) in enumerate(self._lines[:lines]):
-            key = tuple(map(getitem, window, rows))
+            key2: tuple[str, ...] = tuple(map(getitem, window, rows))
             try:
-                hit = cache[key]
+                hit = cache[key2]
             except KeyError:
-                hit = cache[key] = self.evaluate_symbols(key)
+                hit = cache[key2] = self.evaluate_symbols(key2)
             if hit is not None:
                 out.append(LineResult(number, hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
         return out
@@ -120,7 +120,7 @@ class LineEvaluator:
         out = []
         for i, (_, rows) in enumerate(self._lines):
             a, b = c0[rows[0]], c1[rows[1]]
-            if a == b or a == wild or b == wild:
+            if a in (b, wild) or b == wild:
                 out.append(i)
         return tuple(out)
 

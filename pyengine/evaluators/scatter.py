@@ -23,13 +23,11 @@ class ScatterResult:
 def evaluate_scatter(window: Window, symbol: str, pays: Mapping[int, int]) -> ScatterResult:
     """Count ``symbol`` anywhere in ``window`` and look up its pay."""
     positions: list[tuple[int, int]] = []
-    reel = 0
-    for col in window:
+    for reel, col in enumerate(window):
         if symbol in col:
             row = col.index(symbol)
             positions.append((reel, row))
             if symbol in col[row + 1 :]:
                 positions.extend((reel, r) for r in range(row + 1, len(col)) if col[r] == symbol)
-        reel += 1
     n = len(positions)
     return ScatterResult(symbol, n, tuple(positions), pays.get(n, 0))

@@ -15,7 +15,7 @@ class FreeSpins:
     once the wins reach it, the cap is paid and the feature ends.
     """
 
-    __slots__ = ("capped", "ctx", "cap", "played", "total", "win")
+    __slots__ = ("cap", "capped", "ctx", "played", "total", "win")
 
     def __init__(self, ctx: RoundContext, count: int, cap: int) -> None:
         self.ctx = ctx

@@ -80,12 +80,14 @@ class BookOfSpells:
         for key, value in settings.items():
             if key not in out:
                 raise EngineError(f"unknown setting {key!r}; the settings are {', '.join(out)}")
-            if not isinstance(value, int) or isinstance(value, bool) and key != "gamble" or value < 0:
-                raise EngineError(f"setting {key!r} must be a non-negative integer, not {value!r}")
-            if key == "free_spin_cap_x" and value < 1:
-                raise EngineError("setting 'free_spin_cap_x' must be at least 1")
-            if key == "gamble" and value not in (0, 1):
-                raise EngineError("setting 'gamble' must be 0 or 1")
+            if key == "gamble":
+                if value not in (0, 1) or not isinstance(value, int):
+                    raise EngineError(f"setting 'gamble' must be 0, 1, true or false, not {value!r}")
+                out[key] = int(value)
+                continue
+            low = int(key == "free_spin_cap_x")
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise EngineError(f"setting {key!r} must be an integer of at least {low}, not {value!r}")
             out[key] = int(value)
         return out
 

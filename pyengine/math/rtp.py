@@ -84,7 +84,9 @@ def _book_report(game: BookOfSpells, *, cap_features: int, seed: int) -> dict[st
     }
 
 
-def rtp_report(game_id: str, mode: str = "base", *, cap_features: int = CAP_FEATURES_PER_SYMBOL, seed: int = 1) -> dict[str, Any]:
+def rtp_report(
+    game_id: str, mode: str = "base", *, cap_features: int = CAP_FEATURES_PER_SYMBOL, seed: int = 1
+) -> dict[str, Any]:
     """The exact RTP report of ``game_id`` in bet mode ``mode``, with its computing time."""
     game = get_game(game_id)
     modes = getattr(game, "modes", ("base",))

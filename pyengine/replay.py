@@ -1,0 +1,68 @@
+"""Replaying a round from its record: game, bet, seed, settings and player choices.
+
+A round is a pure function of its record, so replaying it gives a byte-identical event
+log in CPython and in Pyodide. Golden replay files (``tests/golden/*.jsonl``) hold a
+record on their first line and the canonical event log (`events.dumps`) after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import EngineError
+from .events import Event, dumps
+from .model import Bet
+from .session import Session
+
+__all__ = ["check_golden", "golden_text", "replay"]
+
+
+def replay(
+    game: str,
+    *,
+    seed: int,
+    lines: int,
+    bet_per_line: int,
+    choices: Sequence[str] = (),
+    settings: Mapping[str, Any] | None = None,
+    balance: int = 100_000,
+    autoplay: bool = False,
+) -> list[Event]:
+    """Play one round from its record and return its whole event log."""
+    session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line))
+    events = session.spin(seed=seed, autoplay=autoplay)
+    for choice in choices:
+        events += session.choose(choice)
+    if session.in_round:
+        pending = session.pending
+        raise EngineError(f"the record ends while the round waits on {pending.kind if pending else '?'!r}")
+    return events
+
+
+def golden_text(record: Mapping[str, Any]) -> str:
+    """The golden file for ``record``: the record as JSON, then the event log."""
+    events = replay(
+        record["game"],
+        seed=record["seed"],
+        lines=record["lines"],
+        bet_per_line=record["bet_per_line"],
+        choices=record.get("choices", ()),
+        settings=record.get("settings"),
+        balance=record.get("balance", 100_000),
+    )
+    header = json.dumps(dict(record), sort_keys=True, separators=(",", ":"))
+    return header + "\n" + dumps(events) + "\n"
+
+
+def check_golden(text: str) -> str | None:
+    """Replay a golden file; None when identical, else a description of the first difference."""
+    header, _, _ = text.partition("\n")
+    fresh = golden_text(json.loads(header))
+    if fresh == text:
+        return None
+    for n, (a, b) in enumerate(zip(text.splitlines(), fresh.splitlines(), strict=False), start=1):
+        if a != b:
+            return f"line {n} differs:\n  golden: {a[:200]}\n  replay: {b[:200]}"
+    return f"the logs differ in length: golden {len(text.splitlines())} lines, replay {len(fresh.splitlines())}"
