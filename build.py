@@ -54,8 +54,23 @@ def ensure_venv() -> None:
     stamp.write_text(want)
 
 
+def ensure_npm() -> None:
+    """Install node_modules (Pyodide, PyScript) with `npm ci`, once per package-lock.json change."""
+    lock = ROOT / "package-lock.json"
+    installed = ROOT / "node_modules" / ".package-lock.json"
+    if installed.exists() and installed.stat().st_mtime >= lock.stat().st_mtime:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        log("npm is not on PATH: install Node.js (with npm) to fetch Pyodide and PyScript")
+        sys.exit(1)
+    log("node_modules is missing or older than package-lock.json")
+    run([npm, "ci", "--no-audit", "--no-fund"])
+
+
 def cmd_test(args: argparse.Namespace) -> None:
     ensure_venv()
+    ensure_npm()
     run([PY, "-m", "ruff", "check", "pyengine", "tests", "build.py"])
     run([PY, "-m", "mypy"])
     pytest: list[object] = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]

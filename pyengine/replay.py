@@ -59,7 +59,10 @@ def golden_text(record: Mapping[str, Any]) -> str:
 def check_golden(text: str) -> str | None:
     """Replay a golden file; None when identical, else a description of the first difference."""
     header, _, _ = text.partition("\n")
-    fresh = golden_text(json.loads(header))
+    try:
+        fresh = golden_text(json.loads(header))
+    except (EngineError, ValueError, KeyError) as exc:
+        return f"the record does not replay: {exc}"
     if fresh == text:
         return None
     for n, (a, b) in enumerate(zip(text.splitlines(), fresh.splitlines(), strict=False), start=1):

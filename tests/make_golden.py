@@ -26,7 +26,15 @@ CASES: list[tuple[str, str, int, int, int, dict[str, int], list[str]]] = [
     ("book_of_spells", "loss", 11487996472437173461, 9, 10, {}, []),
     ("book_of_spells", "win_collect", 5507758030568793471, 9, 10, {}, ["collect"]),
     ("book_of_spells", "gamble_lost", 5507758030568793471, 9, 10, {}, ["gamble", "red"]),
-    ("book_of_spells", "gamble_won_then_lost", 9103081651828072020, 9, 10, {}, ["gamble", "red", "black", "red", "collect"]),
+    (
+        "book_of_spells",
+        "gamble_won_then_lost",
+        9103081651828072020,
+        9,
+        10,
+        {},
+        ["gamble", "red", "black", "red", "collect"],
+    ),
     ("book_of_spells", "gamble_collect", 8159428425992391467, 9, 10, {}, ["gamble", "black", "collect"]),
     ("book_of_spells", "free_spins", 4388065962391315442, 9, 10, {}, ["collect"]),
     ("book_of_spells", "retrigger", 2784177986246318878, 5, 2, {}, ["collect"]),
@@ -36,7 +44,9 @@ CASES: list[tuple[str, str, int, int, int, dict[str, int], list[str]]] = [
 ]
 
 
-def record_for(game: str, seed: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str]) -> dict[str, Any]:
+def record_for(
+    game: str, seed: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str]
+) -> dict[str, Any]:
     s = Session(game, balance=100_000, seed=0, settings=settings, bet=Bet(lines, bpl))
     s.spin(seed=seed)
     queue = list(answers)

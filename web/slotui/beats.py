@@ -1,0 +1,300 @@
+"""Beats: how each engine event is played back on screen.
+
+`beat_for` maps an event to a `Beat` (an animation with a start, an update that says when
+it is done, and `hurry` for quick stop) or applies it at once and returns None. Game
+features register their own beats (see ``book.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pyengine import events as ev
+
+from .view import Banner, GambleView
+
+if TYPE_CHECKING:
+    from .controller import Controller
+
+__all__ = ["Beat", "beat_for", "rebuild", "register"]
+
+WIN_EVENTS = (ev.LineWin, ev.ScatterWin, ev.ExpandedWin)
+TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
+
+
+class Beat:
+    """An animation step. ``update`` returns True when it is finished."""
+
+    def start(self, c: Controller, now: float) -> None:
+        self.t0 = now
+
+    def update(self, c: Controller, now: float) -> bool:
+        return True
+
+    def hurry(self, c: Controller) -> None:
+        """Quick stop: finish as soon as possible."""
+
+
+class Wait(Beat):
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
+
+    def update(self, c: Controller, now: float) -> bool:
+        return now - self.t0 >= self.ms
+
+    def hurry(self, c: Controller) -> None:
+        self.ms = 0
+
+
+class SpinBeat(Beat):
+    def __init__(self, e: ev.Spin) -> None:
+        self.e = e
+
+    def start(self, c: Controller, now: float) -> None:
+        super().start(c, now)
+        v = c.view
+        v.highlights = []
+        v.line_rows = None
+        v.expanded = {}
+        c.last_wins = []
+        strips = c.strips.get(self.e.phase) or c.strips["base"]
+        if [r.strip for r in v.reels.reels] != strips:
+            v.reels.set_strips(strips, [r.stop for r in v.reels.reels])
+        v.reels.spin(now, self.e.stops, c.timing)
+
+    def update(self, c: Controller, now: float) -> bool:
+        return not c.view.reels.moving
+
+    def hurry(self, c: Controller) -> None:
+        c.view.reels.slam(c.now, c.timing)
+
+
+def _positions(e: ev.Event) -> list[tuple[int, int]]:
+    if isinstance(e, ev.LineWin | ev.ScatterWin):
+        return [(int(r), int(w)) for r, w in e.positions]
+    if isinstance(e, ev.ExpandedWin):
+        return []
+    return []
+
+
+class WinsBeat(Beat):
+    """Show the spin's total, then each win in turn (line drawn, symbols framed, amount)."""
+
+    def __init__(self, wins: list[ev.Event], c: Controller) -> None:
+        self.wins = wins
+        self.total = sum(int(getattr(w, "win", 0)) for w in wins)
+        stake = c.session.bet.total
+        self.small = self.total <= stake
+        self.tier = next((name for x, name in TIERS if self.total >= x * stake), None)
+        self.index = -1
+        self.from_win = c.win_shown
+        self.hurried = False
+
+    def start(self, c: Controller, now: float) -> None:
+        super().start(c, now)
+        c.last_wins = list(self.wins)
+        t = c.timing
+        self.count_ms = 0.0 if self.small else t.count_up * (2.5 if self.tier else 1.0)
+        self.each_ms = t.line_show * (0.6 if self.small else 1.0)
+        v = c.view
+        v.highlights = sorted({p for w in self.wins for p in _positions(w)})
+        if self.tier:
+            v.banner = Banner(self.tier, c.fmt(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier))
+        words = "Win" if not self.tier else self.tier.title()
+        c.host.announce(f"{words}: {c.fmt(self.total)}")
+
+    def update(self, c: Controller, now: float) -> bool:
+        elapsed = now - self.t0
+        if elapsed < self.count_ms and not self.hurried:
+            u = elapsed / self.count_ms
+            c.win_shown = self.from_win + int(self.total * u)
+            return False
+        c.win_shown = self.from_win + self.total
+        if c.view.banner is not None and self.tier and elapsed > self.count_ms + c.timing.line_show:
+            c.view.banner = None
+        i = int((elapsed - self.count_ms) // self.each_ms) if self.each_ms > 0 else len(self.wins)
+        if self.hurried or i >= len(self.wins):
+            show_line(c, None)
+            c.view.banner = None
+            c.view.highlights = sorted({p for w in self.wins for p in _positions(w)})
+            if c.in_feature:
+                c.feature_win += self.total
+                c.refresh_status()
+            return True
+        if i != self.index:
+            self.index = i
+            show_line(c, self.wins[i])
+        return False
+
+    def hurry(self, c: Controller) -> None:
+        self.hurried = True
+
+
+def show_line(c: Controller, w: ev.Event | None) -> None:
+    """Draw one win: its line and framed symbols, with its amount."""
+    v = c.view
+    v.line_rows = None
+    v.line_label = ""
+    if w is None:
+        return
+    if isinstance(w, ev.LineWin):
+        v.line_rows = tuple(c.desc["paylines"][w.line - 1])
+        v.line_count = w.count
+        v.highlights = _positions(w)
+        v.line_label = f"LINE {w.line}: {c.fmt(w.win)}"
+    elif isinstance(w, ev.ScatterWin):
+        v.highlights = _positions(w)
+        v.line_label = f"{w.count} SCATTERS: {c.fmt(w.win)}"
+    elif isinstance(w, ev.ExpandedWin):
+        v.highlights = [(r, row) for r in w.reels for row in range(c.view.reels.rows)]
+        v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.fmt(w.win)}"
+
+
+# -- instant events -------------------------------------------------------------------
+def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
+    c.balance_shown = e.balance
+    c.win_shown = 0
+    c.feature_win = 0
+    c.view.banner = None
+    c.view.highlights = []
+    c.view.line_rows = None
+    c.host.post("roundStart", {"game": e.game, "stake": e.stake, "balance": e.balance})
+    return None
+
+
+def _round_end(e: ev.RoundEnd, c: Controller) -> Beat | None:
+    c.balance_shown = e.balance
+    c.win_shown = e.win
+    c.view.gamble = None
+    c.in_feature = False
+    c.view.phase = "base"
+    c.host.post("roundEnd", {"win": e.win, "balance": e.balance})
+    c.host.announce(f"Round over. Win {c.fmt(e.win)}. Balance {c.fmt(e.balance)}." if e.win else "No win.")
+    if c.autoplay is not None:
+        c.next_auto_at = c.now + c.timing.pause * (2 if e.win else 1)
+    return None
+
+
+def _decision(e: ev.DecisionPending, c: Controller) -> Beat | None:
+    if c.queue and isinstance(c.queue[0], ev.ChoiceMade):
+        return None  # already answered (autoplay): nothing to wait for
+    if e.kind == "gamble" and c.view.gamble is None:
+        c.view.gamble = GambleView(c.fmt(c.session.round_win), c.fmt(c.session.round_win * 2))
+    if e.kind == "collect_or_gamble":
+        c.host.announce(f"Win {c.fmt(c.session.round_win)}: collect or gamble.")
+    return None
+
+
+def _choice(e: ev.ChoiceMade, c: Controller) -> Beat | None:
+    if e.kind == "feature_start" and c.view.intro is not None:
+        c.view.expanding = c.view.intro.symbol
+        c.view.intro = None
+    if e.kind == "collect_or_gamble" and e.choice == "gamble":
+        win = c.session.round_win if c.session.in_round else c.win_shown
+        c.view.gamble = GambleView(c.fmt(win), c.fmt(win * 2))
+        c.host.announce("Gamble: red or black?")
+    return None
+
+
+class GambleCardBeat(Beat):
+    def __init__(self, e: ev.GambleCard) -> None:
+        self.e = e
+
+    def start(self, c: Controller, now: float) -> None:
+        super().start(c, now)
+        g = c.view.gamble
+        if g is None:
+            g = c.view.gamble = GambleView(c.fmt(c.win_shown), c.fmt(c.win_shown * 2))
+        g.card = self.e.card
+        g.flipped_at = now
+        g.history = [self.e.card, *g.history][:6]
+        g.result = "YOU WIN" if self.e.won else "YOU LOSE"
+        c.win_shown = self.e.win
+        g.win = c.fmt(self.e.win)
+        g.potential = c.fmt(self.e.win * 2)
+        color = "red" if self.e.color == "red" else "black"
+        c.host.announce(f"The card is {color}. {'You win ' + c.fmt(self.e.win) if self.e.won else 'You lose.'}")
+        self.ms = c.timing.line_show * 0.8
+
+    def update(self, c: Controller, now: float) -> bool:
+        if now - self.t0 < self.ms:
+            return False
+        g = c.view.gamble
+        if g is not None and c.queue and not isinstance(c.queue[0], ev.GambleEnd):
+            g.card = None
+            g.result = ""
+        return True
+
+    def hurry(self, c: Controller) -> None:
+        self.ms = 0
+
+
+def _gamble_end(e: ev.GambleEnd, c: Controller) -> Beat | None:
+    c.win_shown = e.win
+    c.view.gamble = None
+    if e.reason == "limit":
+        c.host.announce("Gamble limit reached: the win is collected.")
+    return None
+
+
+EventHandler = Callable[[Any, "Controller"], Beat | None]
+
+_HANDLERS: dict[str, EventHandler] = {
+    ev.RoundStart.type: _round_start,
+    ev.RoundEnd.type: _round_end,
+    ev.DecisionPending.type: _decision,
+    ev.ChoiceMade.type: _choice,
+    ev.Spin.type: lambda e, c: SpinBeat(e),
+    ev.GambleCard.type: lambda e, c: GambleCardBeat(e),
+    ev.GambleEnd.type: _gamble_end,
+}
+
+
+def register(event_type: str, handler: EventHandler) -> None:
+    """Let a game feature play an event type."""
+    _HANDLERS[event_type] = handler
+
+
+def beat_for(e: ev.Event, c: Controller) -> Beat | None:
+    """The beat that plays ``e`` (None when it applies at once)."""
+    if isinstance(e, WIN_EVENTS):
+        wins = [e]
+        while c.queue and isinstance(c.queue[0], WIN_EVENTS):
+            wins.append(c.queue.popleft())
+        expanded = [w for w in wins if isinstance(w, ev.ExpandedWin)]
+        regular = [w for w in wins if not isinstance(w, ev.ExpandedWin)]
+        if expanded:
+            from .book_of_spells import ExpansionBeat
+
+            return ExpansionBeat(regular, expanded, c)
+        return WinsBeat(wins, c)
+    handler = _HANDLERS.get(e.type)
+    return handler(e, c) if handler is not None else None
+
+
+def rebuild(c: Controller) -> None:
+    """Recovery: show the last settled reels and the state of the round in play."""
+    s = c.session
+    events = list(s.round_events) if s.in_round else []
+    last = s.last_round
+    source = events or (list(last.events) if last else [])
+    spins = [e for e in source if isinstance(e, ev.Spin)]
+    if spins:
+        spin = spins[-1]
+        strips = c.strips.get(spin.phase) or c.strips["base"]
+        c.view.reels.set_strips(strips, list(spin.stops))
+    c.balance_shown = s.balance
+    if not s.in_round:
+        c.win_shown = last.win if last else 0
+        return
+    c.win_shown = s.round_win
+    from .book_of_spells import rebuild_feature
+
+    rebuild_feature(c, events)
+    if c.pending_kind == "gamble":
+        cards = [e for e in events if isinstance(e, ev.GambleCard)]
+        current = cards[-1].win if cards else s.round_win
+        c.win_shown = current
+        c.view.gamble = GambleView(c.fmt(current), c.fmt(current * 2))
+        c.view.gamble.history = [e.card for e in reversed(cards)][:6]

@@ -1,0 +1,406 @@
+"""The client's state machine: it turns player actions into engine calls and plays the
+engine's events back as animation beats.
+
+It never decides an outcome: every result comes from `pyengine.session.Session`. After
+each engine call the session is saved through the host, so a reload resumes the round
+exactly where it stood (`Controller.resume` rebuilds the screen from the round's events).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
+from pyengine.errors import EngineError
+from pyengine.events import Event
+from pyengine.session import Session
+
+from .beats import Beat, beat_for
+from .controls import BUTTONS, Button, Controls
+from .reels import ReelBank
+from .timing import NORMAL, REDUCED, TURBO, Timing
+from .view import View
+
+__all__ = ["STOP_REASONS", "Controller", "Host"]
+
+STOP_REASONS = {
+    StopReason.ROUNDS: "Autoplay finished its rounds.",
+    StopReason.LOSS_LIMIT: "Autoplay stopped: the loss limit would be passed.",
+    StopReason.BALANCE: "Autoplay stopped: the balance is too low for the bet.",
+    StopReason.SINGLE_WIN: "Autoplay stopped: a win reached the single-win limit.",
+    StopReason.FEATURE: "Autoplay stopped: free spins won!",
+    StopReason.PLAYER: "Autoplay stopped.",
+}
+
+
+class Host(Protocol):
+    """What the controller needs from the page."""
+
+    def set_state(self, state: str) -> None: ...
+
+    def set_controls(self, controls: Controls) -> None: ...
+
+    def announce(self, text: str) -> None: ...
+
+    def post(self, kind: str, detail: dict[str, Any]) -> None: ...
+
+    def save(self, snapshot: str) -> None: ...
+
+    def open_dialog(self, kind: str) -> None: ...
+
+
+class Controller:
+    """Drives one game screen."""
+
+    def __init__(self, session: Session, host: Host, *, turbo: bool = False, reduced_motion: bool = False) -> None:
+        self.session = session
+        self.host = host
+        self.desc = session.game.describe()
+        # The game's own screens (intro, feature overlays) register their beats on import.
+        importlib.import_module(f"{__package__}.{session.game.id}")
+        self.turbo = turbo
+        self.reduced_motion = reduced_motion
+        reels = self.desc["reels"]
+        strips = [tuple(s) for s in reels["base"]]
+        self.strips: dict[str, list[tuple[str, ...]]] = {k: [tuple(s) for s in v] for k, v in reels.items()}
+        self.view = View(ReelBank(strips, self.desc["rows"], [0] * len(strips)))
+        self.queue: deque[Event] = deque()
+        self.beat: Beat | None = None
+        self.autoplay: Autoplay | None = None
+        self.next_auto_at = 0.0
+        self.win_shown = 0
+        self.balance_shown = session.balance
+        self.message = ""
+        self.free_spin = (0, 0)
+        self.feature_win = 0
+        self.in_feature = False
+        self.decision_wait_until = 0.0
+        self.start_requested = False
+        self.last_wins: list[Event] = []
+        self._last_controls: Controls | None = None
+        self._last_state = ""
+        self.now = 0.0
+        self.dirty = True
+
+    # -- settings -----------------------------------------------------------------
+    @property
+    def timing(self) -> Timing:
+        if self.reduced_motion:
+            return REDUCED
+        return TURBO if self.turbo else NORMAL
+
+    def refresh_status(self) -> None:
+        """The line above the reels during a feature."""
+        n, total = self.free_spin
+        if self.in_feature:
+            self.view.status = f"FREE SPIN {n} OF {total}  ·  FEATURE WIN {self.fmt(self.feature_win)}"
+        else:
+            self.view.status = ""
+
+    def fmt(self, minor: int) -> str:
+        return self.session.game.bets.format(minor)
+
+    # -- the engine -------------------------------------------------------------
+    def _engine(self, call: Callable[[], list[Event]]) -> bool:
+        try:
+            events = call()
+        except EngineError as exc:
+            self.message = str(exc)
+            self.host.announce(self.message)
+            return False
+        self.queue.extend(events)
+        self.host.save(self.session.snapshot())
+        self.message = ""
+        return True
+
+    @property
+    def pending_kind(self) -> str | None:
+        d = self.session.pending
+        return d.kind if d else None
+
+    @property
+    def presenting(self) -> bool:
+        return self.beat is not None or bool(self.queue)
+
+    # -- player actions -----------------------------------------------------------
+    def press(self, action: str, now: float | None = None) -> None:
+        """A button, key or tap asked for ``action``."""
+        if now is not None:
+            self.now = now
+        self.dirty = True
+        handler = getattr(self, f"_do_{action}", None)
+        if handler is None:
+            if action in ("paytable", "help", "history", "settings", "exit"):
+                self.host.open_dialog(action)
+            return
+        handler()
+
+    def _do_spin(self) -> None:
+        if self.autoplay is not None:
+            return
+        if self.presenting:
+            self._do_stop()
+            return
+        kind = self.pending_kind
+        if kind == "collect_or_gamble":
+            if not self._engine(lambda: self.session.choose("collect")):
+                return
+        elif kind is not None:
+            return
+        self._engine(self.session.spin)
+
+    def _do_stop(self) -> None:
+        if self.beat is not None:
+            self.beat.hurry(self)
+
+    def _bet_action(self, change: Callable[[], object]) -> None:
+        if self.autoplay is not None or self.presenting:
+            return
+        if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
+            return
+        if self.session.in_round:
+            return
+        try:
+            change()
+        except EngineError as exc:
+            self.message = str(exc)
+        self.host.save(self.session.snapshot())
+        self.last_wins = []
+        self.view.highlights = []
+        self.view.line_rows = None
+
+    def _do_bet_up(self) -> None:
+        self._bet_action(self.session.bet_up)
+
+    def _do_bet_down(self) -> None:
+        self._bet_action(self.session.bet_down)
+
+    def _do_lines_up(self) -> None:
+        self._bet_action(self.session.lines_up)
+
+    def _do_lines_down(self) -> None:
+        self._bet_action(self.session.lines_down)
+
+    def _do_bet_max(self) -> None:
+        if self.pending_kind == "collect_or_gamble":
+            self._do_gamble()
+            return
+        if self.session.bet == self.session.game.bets.max_bet and not self.presenting and not self.session.in_round:
+            # Pressing Bet Max again spins at the maximum bet.
+            self._do_spin()
+            return
+        self._bet_action(self.session.bet_max)
+
+    def _choose(self, kind: str, choice: str) -> None:
+        if self.presenting or self.pending_kind != kind:
+            return
+        self._engine(lambda: self.session.choose(choice))
+
+    def _do_collect(self) -> None:
+        kind = self.pending_kind
+        if kind in ("collect_or_gamble", "gamble"):
+            self._choose(kind, "collect")
+
+    def _do_gamble(self) -> None:
+        self._choose("collect_or_gamble", "gamble")
+
+    def _do_red(self) -> None:
+        self._choose("gamble", "red")
+
+    def _do_black(self) -> None:
+        self._choose("gamble", "black")
+
+    def _do_start_feature(self) -> None:
+        if self.pending_kind != "feature_start":
+            return
+        if self.presenting:
+            # Pressed during the intro: finish it at once and start.
+            self.start_requested = True
+            if self.beat is not None:
+                self.beat.hurry(self)
+            return
+        self._choose("feature_start", "start")
+
+    def _do_turbo(self) -> None:
+        self.turbo = not self.turbo
+
+    def _do_autoplay_stop(self) -> None:
+        if self.autoplay is not None:
+            self.autoplay.stop()
+
+    def _do_autoplay(self) -> None:
+        if self.autoplay is not None:
+            self.autoplay.stop()
+            return
+        self.host.open_dialog("autoplay")
+
+    def start_autoplay(self, limits: AutoplayLimits) -> None:
+        """Begin autoplay (from the autoplay dialog)."""
+        if self.autoplay is not None or self.presenting:
+            return
+        if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
+            return
+        if self.session.in_round:
+            self.message = "Finish the round in play first."
+            return
+        try:
+            self.autoplay = Autoplay(self.session, limits)
+        except EngineError as exc:
+            self.message = str(exc)
+            return
+        self.next_auto_at = self.now
+        self.dirty = True
+
+    def _autoplay_step(self) -> None:
+        ap = self.autoplay
+        assert ap is not None
+        before = len(self.queue)
+        try:
+            events = ap.step()
+        except EngineError as exc:
+            ap.stop()
+            self.message = str(exc)
+            events = []
+        self.queue.extend(events)
+        self.host.save(self.session.snapshot())
+        if ap.reason is not None and len(self.queue) == before:
+            self._autoplay_ended()
+
+    def _autoplay_ended(self) -> None:
+        ap = self.autoplay
+        if ap is None or ap.reason is None:
+            return
+        self.message = STOP_REASONS[ap.reason]
+        self.host.announce(self.message)
+        self.autoplay = None
+
+    # -- the loop -------------------------------------------------------------
+    def tick(self, now: float) -> bool:
+        """Advance to ``now`` (ms); return True when the canvas needs a redraw."""
+        self.now = now
+        while True:
+            if self.beat is not None:
+                if not self.beat.update(self, now):
+                    break
+                self.beat = None
+                self.dirty = True
+                continue
+            if self.queue:
+                event = self.queue.popleft()
+                self.beat = beat_for(event, self)
+                self.dirty = True
+                if self.beat is not None:
+                    self.beat.start(self, now)
+                continue
+            self._idle(now)
+            break
+        if self.view.reels.moving:
+            self.view.reels.update(now)
+            self.dirty = True
+        self._publish()
+        animating = self.beat is not None or self.view.reels.moving or self.view.banner is not None
+        dirty = self.dirty or animating or self.view.intro is not None or self.view.gamble is not None
+        self.dirty = False
+        return dirty
+
+    def _idle(self, now: float) -> None:
+        """Nothing to present: continue automatic steps (free spins, autoplay)."""
+        kind = self.pending_kind
+        if kind == "feature_start" and self.start_requested:
+            self.start_requested = False
+            self._choose("feature_start", "start")
+            return
+        if kind == "free_spin":
+            if self.decision_wait_until == 0.0:
+                self.decision_wait_until = now + self.timing.pause
+            elif now >= self.decision_wait_until:
+                self.decision_wait_until = 0.0
+                self._engine(lambda: self.session.choose("spin"))
+            return
+        if self.autoplay is not None and kind is None:
+            if self.autoplay.reason is not None:
+                self._autoplay_ended()
+            elif now >= self.next_auto_at:
+                self._autoplay_step()
+
+    # -- what the page shows -------------------------------------------------------
+    def context(self) -> str:
+        """The keyboard context (see `keys.action_for_key`)."""
+        if self.autoplay is not None:
+            return "autoplay"
+        kind = self.pending_kind
+        if self.presenting:
+            if self.view.intro is not None and kind == "feature_start" and self.beat is None:
+                return "feature_start"
+            return "free_spins" if self.in_feature else "spinning"
+        if kind in ("collect_or_gamble", "gamble", "feature_start"):
+            return kind
+        if kind == "free_spin":
+            return "free_spins"
+        return "idle"
+
+    def data_state(self) -> str:
+        if self.in_feature or self.view.gamble is not None or self.pending_kind in ("gamble", "feature_start"):
+            return "feature"
+        if self.presenting or self.autoplay is not None or self.pending_kind == "free_spin":
+            return "spinning"
+        return "ready"
+
+    def controls(self) -> Controls:
+        s = self.session
+        bets = s.game.bets
+        ctx = self.context()
+        idle = ctx == "idle" or ctx == "collect_or_gamble"
+        can_bet = idle and self.autoplay is None
+        b: dict[str, Button] = {name: Button(visible=False, enabled=False) for name in BUTTONS}
+        spin_label = {"spinning": "STOP", "free_spins": "STOP", "autoplay": "STOP"}.get(ctx, "SPIN")
+        b["spin"] = Button(True, ctx in ("idle", "collect_or_gamble", "spinning", "free_spins"), spin_label)
+        b["bet_down"] = Button(True, can_bet and s.bet.bet_per_line > bets.levels[0], "−")
+        b["bet_up"] = Button(True, can_bet and s.bet.bet_per_line < bets.levels[-1], "+")
+        multi_lines = len(bets.lines) > 1
+        b["lines_down"] = Button(multi_lines, can_bet and multi_lines, "−")
+        b["lines_up"] = Button(multi_lines, can_bet and multi_lines, "+")
+        gamble_ok = ctx == "collect_or_gamble"
+        b["bet_max"] = Button(True, can_bet, "GAMBLE" if gamble_ok else "BET MAX")
+        b["collect"] = Button(ctx in ("collect_or_gamble", "gamble"), ctx in ("collect_or_gamble", "gamble"), "COLLECT")
+        b["gamble"] = Button(gamble_ok, gamble_ok, "GAMBLE")
+        b["red"] = Button(ctx == "gamble", ctx == "gamble", "RED")
+        b["black"] = Button(ctx == "gamble", ctx == "gamble", "BLACK")
+        b["start_feature"] = Button(ctx == "feature_start", ctx == "feature_start", "START FREE SPINS")
+        b["autoplay"] = Button(
+            True, ctx in ("idle", "autoplay"), "STOP AUTO" if self.autoplay else "AUTO", self.autoplay is not None
+        )
+        for name in ("paytable", "help", "history", "settings"):
+            b[name] = Button(True, True, name.upper())
+        b["turbo"] = Button(True, True, "TURBO", self.turbo)
+        return Controls(
+            balance=self.fmt(self.balance_shown),
+            total_bet=self.fmt(s.bet.total),
+            bet_per_line=self.fmt(s.bet.bet_per_line),
+            lines=str(s.bet.lines),
+            win=self.fmt(self.win_shown),
+            currency=bets.currency,
+            message=self.message,
+            buttons=b,
+        )
+
+    def _publish(self) -> None:
+        state = self.data_state()
+        if state != self._last_state:
+            self._last_state = state
+            self.host.set_state(state)
+        controls = self.controls()
+        if controls != self._last_controls:
+            self._last_controls = controls
+            self.host.set_controls(controls)
+
+    # -- recovery -------------------------------------------------------------------
+    def resume(self) -> None:
+        """Show the session as it stands: the last reels, and the round in play if any."""
+        from .beats import rebuild
+
+        rebuild(self)
+        self.dirty = True

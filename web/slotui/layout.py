@@ -1,0 +1,66 @@
+"""Where things go on the canvas, for any size from phone portrait to desktop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Layout", "compute_layout"]
+
+# The frame artwork is 1000x620 with its window at x 40..960, y 40..580.
+FRAME_W, FRAME_H, FRAME_IN_X, FRAME_IN_Y = 1000.0, 620.0, 40.0, 40.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Canvas geometry in device pixels."""
+
+    width: int
+    height: int
+    cell: float
+    reels_x: float
+    reels_y: float
+    columns: int
+    rows: int
+    top_y: float
+    top_h: float
+    frame: tuple[float, float, float, float]
+
+    @property
+    def reels_w(self) -> float:
+        return self.cell * self.columns
+
+    @property
+    def reels_h(self) -> float:
+        return self.cell * self.rows
+
+    def cell_rect(self, reel: int, row: float) -> tuple[float, float, float, float]:
+        return (self.reels_x + reel * self.cell, self.reels_y + row * self.cell, self.cell, self.cell)
+
+    def cell_center(self, reel: int, row: float) -> tuple[float, float]:
+        return (self.reels_x + (reel + 0.5) * self.cell, self.reels_y + (row + 0.5) * self.cell)
+
+    def hit(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (reel, row) under a point, or None."""
+        if not (self.reels_x <= x < self.reels_x + self.reels_w and self.reels_y <= y < self.reels_y + self.reels_h):
+            return None
+        return int((x - self.reels_x) // self.cell), int((y - self.reels_y) // self.cell)
+
+
+def compute_layout(width: int, height: int, columns: int = 5, rows: int = 3) -> Layout:
+    """Fit the framed reels and a status band above them into ``width`` x ``height``."""
+    if width <= 0 or height <= 0:
+        raise ValueError(f"canvas size must be positive, not {width}x{height}")
+    top_share = 0.16 if height > width * 0.75 else 0.13
+    top_h = height * top_share
+    # The frame adds its border around the reels (scale: inner 920x540 of 1000x620).
+    border_x = FRAME_IN_X / (FRAME_W - 2 * FRAME_IN_X)
+    border_y = FRAME_IN_Y / (FRAME_H - 2 * FRAME_IN_Y)
+    avail_w = width * 0.98
+    avail_h = (height - top_h) * 0.98
+    cell = min(avail_w / (columns * (1 + 2 * border_x)), avail_h / (rows * (1 + 2 * border_y)))
+    reels_w, reels_h = cell * columns, cell * rows
+    reels_x = (width - reels_w) / 2
+    reels_y = top_h + (height - top_h - reels_h) / 2
+    fx, fy = reels_w * border_x, reels_h * border_y
+    frame = (reels_x - fx, reels_y - fy, reels_w + 2 * fx, reels_h + 2 * fy)
+    return Layout(width, height, cell, reels_x, reels_y, columns, rows, 0.0, top_h, frame)
