@@ -42,7 +42,7 @@ class AutoplayLimits:
     rounds: int
     loss_limit: int | None = None
     single_win_limit: int | None = None
-    stop_on_feature: bool = False
+    stop_on_feature: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 1:

@@ -242,6 +242,22 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+def _valid(value: Any, annotation: str) -> bool:
+    """Does a JSON value fit a field's annotation (int, bool, str, tuples of those)?"""
+    if annotation == "bool":
+        return isinstance(value, bool)
+    if annotation == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if annotation == "str":
+        return isinstance(value, str)
+    if annotation in ("Position", "tuple[int, int]"):
+        return isinstance(value, list) and len(value) == 2 and all(_valid(v, "int") for v in value)
+    if annotation.startswith("tuple[") and annotation.endswith(", ...]"):
+        inner = annotation[len("tuple[") : -len(", ...]")]
+        return isinstance(value, list) and all(_valid(v, inner) for v in value)
+    return False
+
+
 def event_from_json(obj: Any) -> Event:
     """Rebuild an event from its JSON object; raise `SnapshotError` if it is not one."""
     if not isinstance(obj, dict) or obj.get("type") not in EVENT_TYPES:
@@ -250,6 +266,9 @@ def event_from_json(obj: Any) -> Event:
     names = [f.name for f in fields(cls)]
     if set(obj) != {"type", *names}:
         raise SnapshotError(f"event {obj['type']!r} needs the fields {names}")
+    for f in fields(cls):
+        if not _valid(obj[f.name], str(f.type)):
+            raise SnapshotError(f"event {obj['type']!r}: field {f.name!r} should be {f.type}, not {obj[f.name]!r}")
     return cls(**{n: _frozen(obj[n]) for n in names})
 
 

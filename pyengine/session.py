@@ -39,6 +39,8 @@ __all__ = ["DEFAULT_BALANCE", "HISTORY_SIZE", "SNAPSHOT_FORMAT", "RoundRecord", 
 
 DEFAULT_BALANCE = 100_000
 HISTORY_SIZE = 10
+PENDING_DAYS = 90
+"""A round left waiting longer than this is settled on restore (auto-collect)."""
 SNAPSHOT_FORMAT = "pyengine.session/1"
 
 
@@ -348,8 +350,7 @@ class Session:
         s._rng.state = _int(state["rng"])
         s.rounds_played = _int(state["rounds_played"])
         for r in state["history"]:
-            s._history.append(
-                RoundRecord(
+            record = RoundRecord(
                     index=_int(r["index"]),
                     seed=_int(r["seed"]),
                     bet=_bet(r["bet"]),
@@ -363,11 +364,37 @@ class Session:
                     time_ms=_int(r["time_ms"]),
                     features=tuple(str(f) for f in r["features"]),
                 )
-            )
+            s._verify(record)
+            s._history.append(record)
         rd = state["round"]
         if rd is not None:
             s._replay(rd)
+            if clock() * 1000 - _int(rd["time_ms"]) > PENDING_DAYS * 86_400_000:
+                s.settle()
         return s
+
+    def _verify(self, record: RoundRecord) -> None:
+        """A history record must replay to exactly its events (no edited wins)."""
+        probe = Session(self.game, balance=record.balance_before, seed=0, settings=self.settings, bet=record.bet)
+        events = probe.spin(seed=record.seed, autoplay=record.autoplay)
+        try:
+            for choice in record.choices:
+                events += probe.choose(choice)
+        except (ChoiceError, NoDecisionPendingError):
+            raise SnapshotError(f"round {record.index} of the history does not replay") from None
+        if tuple(events) != record.events or probe.balance != record.balance_after:
+            raise SnapshotError(f"round {record.index} of the history does not match its replay")
+
+    def settle(self) -> list[Event]:
+        """Finish the round in play as autoplay would (collect, start, spin); return its events.
+
+        Used for rounds left pending longer than `PENDING_DAYS`: their winnings are
+        collected automatically and the round is set as finished.
+        """
+        events: list[Event] = []
+        while (d := self.pending) is not None:
+            events += self.choose(d.choices[0])
+        return events
 
     def _replay(self, rd: dict[str, Any]) -> None:
         bet = _bet(rd["bet"])

@@ -1,63 +1,84 @@
 """Write the golden replay files: ``python tests/make_golden.py``.
 
-Each case is a seeded round played through `Session` with a scripted way of answering
-decisions; the record (with the choices that were made) and its event log are written
-to ``tests/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
+Each case is a round played through `Session` with a scripted way of answering decisions;
+the case's seed is the first one (from a fixed search stream) whose round shows what the
+case is about. The record (with the choices made) and its event log are written to
+``tests/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
 intended, and review the diff.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pyengine.events import Event  # noqa: E402
 from pyengine.model import Bet  # noqa: E402
-from pyengine.replay import golden_text  # noqa: E402
+from pyengine.replay import golden_text, replay  # noqa: E402
+from pyengine.rng import Rng  # noqa: E402
 from pyengine.session import Session  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 
-# (game, case, seed, lines, bet per line, settings, answers for gamble decisions)
-CASES: list[tuple[str, str, int, int, int, dict[str, int], list[str]]] = [
-    ("book_of_spells", "loss", 11487996472437173461, 9, 10, {}, []),
-    ("book_of_spells", "win_collect", 5507758030568793471, 9, 10, {}, ["collect"]),
-    ("book_of_spells", "gamble_lost", 5507758030568793471, 9, 10, {}, ["gamble", "red"]),
+Check = Callable[[list[Event]], bool]
+
+
+def _types(events: list[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def _gamble_ends(reason: str) -> Check:
+    return lambda evs: any(e.type == "gamble_end" and getattr(e, "reason", "") == reason for e in evs)
+
+
+CASES: list[tuple[str, int, int, dict[str, int], list[str], Check]] = [
+    # (case, lines, bet per line, settings, answers to gamble decisions, what the round must show)
+    ("loss", 9, 10, {}, [], lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    ("win_collect", 9, 10, {}, ["collect"], lambda evs: "line_win" in _types(evs) and len(evs) < 9),
+    ("gamble_lost", 9, 10, {}, ["gamble", "red"], _gamble_ends("lost")),
     (
-        "book_of_spells",
         "gamble_won_then_lost",
-        9103081651828072020,
         9,
         10,
         {},
-        ["gamble", "red", "black", "red", "collect"],
+        ["gamble", "red", "black", "red", "black"],
+        lambda evs: _types(evs).count("gamble_card") >= 2 and _gamble_ends("lost")(evs),
     ),
-    ("book_of_spells", "gamble_collect", 8159428425992391467, 9, 10, {}, ["gamble", "black", "collect"]),
-    ("book_of_spells", "free_spins", 4388065962391315442, 9, 10, {}, ["collect"]),
-    ("book_of_spells", "retrigger", 2784177986246318878, 5, 2, {}, ["collect"]),
-    ("book_of_spells", "win_cap", 4388065962391315442, 9, 10, {"free_spin_cap_x": 3}, []),
-    ("book_of_spells", "gamble_limit", 13338674169308679533, 3, 5, {"gamble_limit_x": 2}, ["gamble"] + ["red"] * 8),
-    ("book_of_spells", "one_line", 2401942638352229823, 1, 100, {}, ["collect"]),
+    ("gamble_collect", 9, 10, {}, ["gamble", "black", "collect"], _gamble_ends("collect")),
+    ("gamble_limit", 3, 5, {"gamble_limit_x": 2}, ["gamble"] + ["red"] * 8, _gamble_ends("limit")),
+    (
+        "free_spins",
+        9,
+        10,
+        {},
+        ["collect"],
+        lambda evs: _types(evs).count("free_spins_awarded") == 1 and "expanded_win" in _types(evs),
+    ),
+    ("retrigger", 5, 2, {}, ["collect"], lambda evs: _types(evs).count("free_spins_awarded") >= 2),
+    ("win_cap", 9, 10, {"free_spin_cap_x": 3}, [], lambda evs: "win_cap_reached" in _types(evs)),
+    ("one_line", 1, 100, {}, ["collect"], lambda evs: "line_win" in _types(evs)),
 ]
 
 
 def record_for(
     game: str, seed: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str]
 ) -> dict[str, Any]:
+    """Play a round, answering gamble decisions from ``answers`` (else the first choice)."""
     s = Session(game, balance=100_000, seed=0, settings=settings, bet=Bet(lines, bpl))
     s.spin(seed=seed)
     queue = list(answers)
     choices: list[str] = []
     while (d := s.pending) is not None:
+        choice = d.choices[0]
         if d.kind in ("collect_or_gamble", "gamble") and queue:
-            choice = queue.pop(0)
-            if choice not in d.choices:
-                choice = d.choices[0]
-        else:
-            choice = d.choices[0]
+            wanted = queue.pop(0)
+            if wanted in d.choices:
+                choice = wanted
         choices.append(choice)
         s.choose(choice)
     return {
@@ -71,11 +92,31 @@ def record_for(
     }
 
 
+def find(
+    game: str, index: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str], check: Check
+) -> dict[str, Any]:
+    search = Rng(1000 + index)
+    for _ in range(200_000):
+        record = record_for(game, search.next64(), lines, bpl, settings, answers)
+        events = replay(
+            game,
+            seed=record["seed"],
+            lines=lines,
+            bet_per_line=bpl,
+            choices=record["choices"],
+            settings=settings,
+        )
+        if check(events):
+            return record
+    raise SystemExit(f"no seed found for case {index}")
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for game, case, seed, lines, bpl, settings, answers in CASES:
+    game = "book_of_spells"
+    for index, (case, lines, bpl, settings, answers, check) in enumerate(CASES):
         path = GOLDEN / f"{game}__{case}.jsonl"
-        path.write_text(golden_text(record_for(game, seed, lines, bpl, settings, answers)))
+        path.write_text(golden_text(find(game, index, lines, bpl, settings, answers, check)))
         print(f"wrote {path.relative_to(ROOT)}")
 
 

@@ -15,7 +15,7 @@ class FreeSpins:
     once the wins reach it, the cap is paid and the feature ends.
     """
 
-    __slots__ = ("cap", "capped", "ctx", "played", "total", "win")
+    __slots__ = ("cap", "capped", "ctx", "played", "raw", "total", "win")
 
     def __init__(self, ctx: RoundContext, count: int, cap: int) -> None:
         self.ctx = ctx
@@ -23,6 +23,7 @@ class FreeSpins:
         self.total = count
         self.played = 0
         self.win = 0
+        self.raw = 0
         self.capped = False
         ctx.emit(FreeSpinsAwarded(count, count, retrigger=False))
 
@@ -40,11 +41,14 @@ class FreeSpins:
 
     def credit(self, amount: int) -> int:
         """Add a spin's win, applying the cap; return what is actually paid."""
-        paid = min(amount, self.cap - self.win)
-        self.win += paid
-        if self.win >= self.cap:
-            self.capped = True
-            self.ctx.emit(WinCapReached(self.cap, self.win))
+        self.raw += amount
+        if self.raw <= self.cap:
+            self.win = self.raw
+            return amount
+        paid = self.cap - self.win
+        self.win = self.cap
+        self.capped = True
+        self.ctx.emit(WinCapReached(self.cap, self.win))
         return paid
 
     def finish(self) -> None:

@@ -39,6 +39,7 @@ def gamble(ctx: RoundContext, win: int, limit: int) -> Generator[Decision, str, 
         color = "red" if suit in _RED else "black"
         won = color == guess
         win = win * 2 if won else 0
+        ctx.win = win
         ctx.emit(GambleCard(guess, rank + suit, color, won, win))
         if not won:
             ctx.emit(GambleEnd("lost", 0))

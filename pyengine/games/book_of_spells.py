@@ -58,6 +58,13 @@ class BookOfSpells:
             data.paylines, data.paytable, wild=book, wild_pays_as=self.wild_pays_as
         )
         self.free_spins = _free_spin_rules(root.get("free_spins"), data)
+        # During free spins the Book does not substitute for the expanding symbol.
+        self.free_lines = {
+            s: LineEvaluator(
+                data.paylines, data.paytable, wild=book, wild_pays_as=self.wild_pays_as, not_substituted=(s,)
+            )
+            for s, _ in self.free_spins.expanding
+        }
         self._expanding_symbols = tuple(s for s, _ in self.free_spins.expanding)
         self._expanding_weights = tuple(w for _, w in self.free_spins.expanding)
         self._defaults = self._read_settings(root.get("operator_defaults"))
@@ -97,11 +104,13 @@ class BookOfSpells:
         ctx.events.append(Spin(phase, stops, window))
         return window
 
-    def _pay_regular(self, ctx: RoundContext, window: tuple[tuple[str, ...], ...]) -> tuple[int, int]:
+    def _pay_regular(
+        self, ctx: RoundContext, window: tuple[tuple[str, ...], ...], lines: LineEvaluator
+    ) -> tuple[int, int]:
         """Emit line and scatter wins; return (win, books)."""
         bet = ctx.bet
         win = 0
-        for r in self.lines.evaluate(window, bet.lines):
+        for r in lines.evaluate(window, bet.lines):
             amount = r.multiplier * bet.bet_per_line
             win += amount
             ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
@@ -114,13 +123,14 @@ class BookOfSpells:
 
     def play(self, ctx: RoundContext) -> RoundProcess:
         window = self._spin(ctx, self.base_reels, "base")
-        win, books = self._pay_regular(ctx, window)
+        win, books = self._pay_regular(ctx, window, self.lines)
+        ctx.win = win
         capped = False
         if books >= self.free_spins.trigger:
             ctx.features.append("free_spins")
             feature_win, capped = yield from self.play_feature(ctx)
             win += feature_win
-        ctx.win = win
+            ctx.win = win
         if win and not capped and not ctx.autoplay and ctx.settings["gamble"]:
             limit = ctx.settings["gamble_limit_x"] * ctx.bet.total
             ctx.win = yield from gamble(ctx, win, limit)
@@ -133,11 +143,13 @@ class BookOfSpells:
         ctx.emit(ExpandingSymbolChosen(symbol))
         yield FEATURE_START
         bet = ctx.bet
+        lines = self.free_lines[symbol]
+        base_win = ctx.win
         while fs.remaining:
             yield FREE_SPIN
             fs.start_spin()
             window = self._spin(ctx, self.free_reels, "free")
-            win, books = self._pay_regular(ctx, window)
+            win, books = self._pay_regular(ctx, window, lines)
             if books >= rules.trigger:
                 fs.retrigger(rules.award)
             ex = evaluate_expanding(window, symbol, self.data.paytable)
@@ -146,6 +158,7 @@ class BookOfSpells:
                 win += amount
                 ctx.emit(ExpandedWin(symbol, ex.reels, len(ex.reels), bet.lines, ex.multiplier, amount))
             fs.credit(win)
+            ctx.win = base_win + fs.win
         fs.finish()
         return fs.win, fs.capped
 

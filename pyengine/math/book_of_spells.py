@@ -31,7 +31,7 @@ class BookMath:
     p_trigger: Fraction
     p_retrigger: Fraction
     expected_spins: Fraction
-    free_spin_lines: Fraction
+    free_spin_lines: Fraction  # averaged over the expanding symbol's draw
     free_spin_scatter: Fraction
     expanding: dict[str, Fraction]
     feature_by_symbol: dict[str, Fraction]
@@ -70,10 +70,13 @@ def book_math(game: BookOfSpells) -> BookMath:
     """Compute every exact expectation of the game (independent of lines and bet)."""
     data = game.data
     base = line_stats(game.base_reels, data.paytable, wild=game.book, wild_pays_as=game.wild_pays_as)
-    if game.free_reels is game.base_reels:
-        free = base
-    else:
-        free = line_stats(game.free_reels, data.paytable, wild=game.book, wild_pays_as=game.wild_pays_as)
+    # In free spins the Book does not substitute for the expanding symbol.
+    free_lines = {
+        s: line_stats(
+            game.free_reels, data.paytable, wild=game.book, wild_pays_as=game.wild_pays_as, not_substituted=(s,)
+        ).ev
+        for s, _ in game.free_spins.expanding
+    }
     base_scatter, p_trigger = _scatter(game, game.base_reels)
     free_scatter, p_retrigger = _scatter(game, game.free_reels)
     award = game.free_spins.award
@@ -81,16 +84,17 @@ def book_math(game: BookOfSpells) -> BookMath:
         raise ValueError("free spins retrigger too often: the expected number of spins is infinite")
     spins = Fraction(award) / (1 - award * p_retrigger)
     expanding = {s: _expanding_ev(game, game.free_reels, s) for s, _ in game.free_spins.expanding}
-    per_symbol = {s: spins * (free.ev + free_scatter + ev) for s, ev in expanding.items()}
+    per_symbol = {s: spins * (free_lines[s] + free_scatter + ev) for s, ev in expanding.items()}
     total_w = sum(w for _, w in game.free_spins.expanding)
     feature = sum((per_symbol[s] * w for s, w in game.free_spins.expanding), Fraction(0)) / total_w
+    free_line_ev = sum((free_lines[s] * w for s, w in game.free_spins.expanding), Fraction(0)) / total_w
     return BookMath(
         base_lines=base.ev,
         base_scatter=base_scatter,
         p_trigger=p_trigger,
         p_retrigger=p_retrigger,
         expected_spins=spins,
-        free_spin_lines=free.ev,
+        free_spin_lines=free_line_ev,
         free_spin_scatter=free_scatter,
         expanding=expanding,
         feature_by_symbol=per_symbol,

@@ -7,7 +7,6 @@ line win is one enumeration over per-reel symbol counts, the same for every payl
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -84,25 +83,46 @@ def line_stats(
         not_substituted=not_substituted,
     )
     per_reel = [sorted(Counter(strip).items()) for strip in reels.strips]
+    n_reels = len(per_reel)
+    totals = [len(strip) for strip in reels.strips]
     total = 1
-    for strip in reels.strips:
-        total *= len(strip)
-    weight_pay = 0
-    hits = 0
+    for t in totals:
+        total *= t
+    # Weight of every completion of reels k.. (the symbols after a broken run do not matter).
+    tail = [1] * (n_reels + 1)
+    for k in range(n_reels - 1, -1, -1):
+        tail[k] = tail[k + 1] * totals[k]
+    nosub = frozenset(not_substituted)
     combos: Counter[tuple[str, int]] = Counter()
-    for combo in itertools.product(*per_reel):
-        window = tuple((s,) for s, _ in combo)
-        wins = evaluator.evaluate(window, 1)
-        if wins:
-            w = 1
-            for _, c in combo:
-                w *= c
-            r = wins[0]
-            weight_pay += w * r.multiplier
-            hits += w
-            combos[(r.symbol, r.count)] += w
+
+    def open_run(prefix: list[str]) -> bool:
+        """Can a further symbol still change this line's result?"""
+        if all(x == wild for x in prefix):
+            return True
+        target = next(x for x in prefix if x != wild)
+        if target in nosub:
+            return all(x == target for x in prefix[prefix.index(target) :]) and prefix[0] == target
+        return all(x in (target, wild) for x in prefix)
+
+    def walk(prefix: list[str], weight: int) -> None:
+        k = len(prefix)
+        if k == n_reels or (k >= 2 and not open_run(prefix)):
+            padded = (*prefix, *(["\0"] * (n_reels - k)))
+            hit = evaluator.evaluate_symbols(padded)
+            if hit is not None:
+                combos[(hit[0], hit[1])] += weight * tail[k]
+                pays[0] += weight * tail[k] * hit[2]
+            return
+        for sym, count in per_reel[k]:
+            prefix.append(sym)
+            walk(prefix, weight * count)
+            prefix.pop()
+
+    pays = [0]
+    walk([], 1)
+    hits = sum(combos.values())
     return LineStats(
-        Fraction(weight_pay, total),
+        Fraction(pays[0], total),
         Fraction(hits, total),
         {k: Fraction(v, total) for k, v in sorted(combos.items())},
     )
@@ -151,7 +171,9 @@ def max_spin_win(
                 hit = evaluator.evaluate_symbols(tuple(syms) + ("\0",) * (n_reels - k))
                 total += hit[2] if hit else 0
             elif real:
-                total += max(paytable.pay(real[0], c) for c in range(1, n_reels + 1))
+                best_real = max(paytable.pay(real[0], c) for c in range(1, n_reels + 1))
+                # Leading wilds may pay more on their own (as the wild-only combination).
+                total += max(best_real, top5) if syms[0] == wild else best_real
             else:
                 total += top5
         return total
