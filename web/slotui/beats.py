@@ -100,7 +100,9 @@ class WinsBeat(Beat):
         v = c.view
         v.highlights = sorted({p for w in self.wins for p in _positions(w)})
         if self.tier:
-            v.banner = Banner(self.tier, c.fmt(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier))
+            v.banner = Banner(
+                self.tier, c.fmt(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier)
+            )
         words = "Win" if not self.tier else self.tier.title()
         c.host.announce(f"{words}: {c.fmt(self.total)}")
 
@@ -259,11 +261,11 @@ def register(event_type: str, handler: EventHandler) -> None:
 def beat_for(e: ev.Event, c: Controller) -> Beat | None:
     """The beat that plays ``e`` (None when it applies at once)."""
     if isinstance(e, WIN_EVENTS):
-        wins = [e]
+        wins: list[ev.Event] = [e]
         while c.queue and isinstance(c.queue[0], WIN_EVENTS):
             wins.append(c.queue.popleft())
-        expanded = [w for w in wins if isinstance(w, ev.ExpandedWin)]
-        regular = [w for w in wins if not isinstance(w, ev.ExpandedWin)]
+        expanded: list[ev.Event] = [w for w in wins if isinstance(w, ev.ExpandedWin)]
+        regular: list[ev.Event] = [w for w in wins if not isinstance(w, ev.ExpandedWin)]
         if expanded:
             from .book_of_spells import ExpansionBeat
 

@@ -195,10 +195,14 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
     c.free_spin = (starts[-1].number if starts else 0, total)
     first_spin = next((i for i, e in enumerate(events) if isinstance(e, ev.FreeSpinStart)), len(events))
     c.feature_win = sum(
-        int(getattr(e, "win", 0)) for e in events[first_spin:] if isinstance(e, ev.LineWin | ev.ScatterWin | ev.ExpandedWin)
+        int(getattr(e, "win", 0))
+        for e in events[first_spin:]
+        if isinstance(e, ev.LineWin | ev.ScatterWin | ev.ExpandedWin)
     )
     if c.pending_kind == "feature_start":
-        c.view.intro = IntroView(awarded[0].count if awarded else 10, chosen.symbol, (chosen.symbol,), c.now, 0.0, True)
+        c.view.intro = IntroView(
+            awarded[0].count if awarded else 10, chosen.symbol, (chosen.symbol,), c.now, 0.0, waiting=True
+        )
     else:
         c.view.expanding = chosen.symbol
         c.view.phase = "free"

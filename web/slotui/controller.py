@@ -357,25 +357,32 @@ class Controller:
         can_bet = idle and self.autoplay is None
         b: dict[str, Button] = {name: Button(visible=False, enabled=False) for name in BUTTONS}
         spin_label = {"spinning": "STOP", "free_spins": "STOP", "autoplay": "STOP"}.get(ctx, "SPIN")
-        b["spin"] = Button(True, ctx in ("idle", "collect_or_gamble", "spinning", "free_spins"), spin_label)
-        b["bet_down"] = Button(True, can_bet and s.bet.bet_per_line > bets.levels[0], "−")
-        b["bet_up"] = Button(True, can_bet and s.bet.bet_per_line < bets.levels[-1], "+")
-        multi_lines = len(bets.lines) > 1
-        b["lines_down"] = Button(multi_lines, can_bet and multi_lines, "−")
-        b["lines_up"] = Button(multi_lines, can_bet and multi_lines, "+")
+        b["spin"] = Button(
+            visible=True, enabled=ctx in ("idle", "collect_or_gamble", "spinning", "free_spins"), label=spin_label
+        )
+        b["bet_down"] = Button(visible=True, enabled=can_bet and s.bet.bet_per_line > bets.levels[0], label="−")
+        b["bet_up"] = Button(visible=True, enabled=can_bet and s.bet.bet_per_line < bets.levels[-1], label="+")
+        multi = len(bets.lines) > 1
+        b["lines_down"] = Button(visible=multi, enabled=can_bet and multi, label="−")
+        b["lines_up"] = Button(visible=multi, enabled=can_bet and multi, label="+")
         gamble_ok = ctx == "collect_or_gamble"
-        b["bet_max"] = Button(True, can_bet, "GAMBLE" if gamble_ok else "BET MAX")
-        b["collect"] = Button(ctx in ("collect_or_gamble", "gamble"), ctx in ("collect_or_gamble", "gamble"), "COLLECT")
-        b["gamble"] = Button(gamble_ok, gamble_ok, "GAMBLE")
-        b["red"] = Button(ctx == "gamble", ctx == "gamble", "RED")
-        b["black"] = Button(ctx == "gamble", ctx == "gamble", "BLACK")
-        b["start_feature"] = Button(ctx == "feature_start", ctx == "feature_start", "START FREE SPINS")
+        b["bet_max"] = Button(visible=True, enabled=can_bet, label="GAMBLE" if gamble_ok else "BET MAX")
+        deciding = ctx in ("collect_or_gamble", "gamble")
+        b["collect"] = Button(visible=deciding, enabled=deciding, label="COLLECT")
+        b["gamble"] = Button(visible=gamble_ok, enabled=gamble_ok, label="GAMBLE")
+        b["red"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="RED")
+        b["black"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="BLACK")
+        starting = ctx == "feature_start"
+        b["start_feature"] = Button(visible=starting, enabled=starting, label="START FREE SPINS")
         b["autoplay"] = Button(
-            True, ctx in ("idle", "autoplay"), "STOP AUTO" if self.autoplay else "AUTO", self.autoplay is not None
+            visible=True,
+            enabled=ctx in ("idle", "autoplay"),
+            label="STOP AUTO" if self.autoplay else "AUTO",
+            pressed=self.autoplay is not None,
         )
         for name in ("paytable", "help", "history", "settings"):
-            b[name] = Button(True, True, name.upper())
-        b["turbo"] = Button(True, True, "TURBO", self.turbo)
+            b[name] = Button(visible=True, enabled=True, label=name.upper())
+        b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
         return Controls(
             balance=self.fmt(self.balance_shown),
             total_bet=self.fmt(s.bet.total),

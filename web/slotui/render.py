@@ -72,20 +72,21 @@ def _top(canvas: Canvas, L: Layout, view: View, logo: str) -> None:
 def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
     canvas.fill_rect(L.reels_x, L.reels_y, L.reels_w, L.reels_h, PANEL)
     c = L.cell
+    # One clip for the whole window: columns never overlap, rows spill above and below.
+    canvas.push(clip=(L.reels_x, L.reels_y, L.reels_w, L.reels_h))
     for i, reel in enumerate(view.reels.reels):
         x = L.reels_x + i * c
-        grow = view.expanded.get(i)
-        canvas.push(clip=(x, L.reels_y, c, L.reels_h))
         blur = reel.speed_at(now) > BLUR_SPEED
         for sym, row in reel.visible(view.reels.rows):
             _symbol(canvas, sym, x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
+        grow = view.expanded.get(i)
         if grow is not None and view.expanding is not None:
             h = L.reels_h * (0.3 + 0.7 * grow)
             canvas.fill_rect(x, L.reels_y + (L.reels_h - h) / 2, c, h, "rgba(40,16,70,0.92)")
             size = min(c, h) * 0.96
             _symbol(canvas, view.expanding, x + (c - size) / 2, L.reels_y + (L.reels_h - size) / 2, size)
             canvas.stroke_rect(x + 2, L.reels_y + (L.reels_h - h) / 2 + 2, c - 4, h - 4, GOLD, 3)
-        canvas.pop()
+    canvas.pop()
 
 
 def _highlights(canvas: Canvas, L: Layout, view: View) -> None:

@@ -58,4 +58,6 @@ class Timing:
 
 NORMAL = Timing(windup=140, spin_min=520, stagger=170, stop=380, speed=22.0, line_show=1300, count_up=900, pause=450)
 TURBO = Timing(windup=70, spin_min=180, stagger=60, stop=220, speed=30.0, line_show=650, count_up=350, pause=200)
-REDUCED = Timing(windup=0, spin_min=120, stagger=0, stop=160, speed=12.0, line_show=1300, count_up=0, pause=300, bounce=0.0)
+REDUCED = Timing(
+    windup=0, spin_min=120, stagger=0, stop=160, speed=12.0, line_show=1300, count_up=0, pause=300, bounce=0.0
+)
