@@ -46,31 +46,56 @@ class JsCanvas:
         self.width = int(el.width)
         self.height = int(el.height)
         self.sprites: dict[str, Any] = {}
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        """Forget the cached context state (after a resize or a restore())."""
         self._fill = ""
+        self._stroke = ""
+        self._line = -1.0
+        self._font = ""
+        self._align = ""
+        self._blur = -1.0
 
-    def has_sprite(self, key: str) -> bool:
-        return key in self.sprites
-
+    # Each property write is a call into JavaScript: only write what changes.
     def _set_fill(self, color: str) -> None:
         if color != self._fill:
             self.ctx.fillStyle = color
             self._fill = color
 
+    def _set_stroke(self, color: str, width: float) -> None:
+        if color != self._stroke:
+            self.ctx.strokeStyle = color
+            self._stroke = color
+        if width != self._line:
+            self.ctx.lineWidth = width
+            self._line = width
+
+    def _set_blur(self, blur: float) -> None:
+        if blur != self._blur:
+            self.ctx.shadowBlur = blur
+            self._blur = blur
+
+    def has_sprite(self, key: str) -> bool:
+        return key in self.sprites
+
     def clear(self, color: str) -> None:
+        self._set_blur(0.0)
         self._set_fill(color)
         self.ctx.fillRect(0, 0, self.width, self.height)
 
     def fill_rect(self, x: float, y: float, w: float, h: float, color: str) -> None:
+        self._set_blur(0.0)
         self._set_fill(color)
         self.ctx.fillRect(x, y, w, h)
 
     def stroke_rect(self, x: float, y: float, w: float, h: float, color: str, width: float) -> None:
-        ctx = self.ctx
-        ctx.strokeStyle = color
-        ctx.lineWidth = width
-        ctx.strokeRect(x, y, w, h)
+        self._set_blur(0.0)
+        self._set_stroke(color, width)
+        self.ctx.strokeRect(x, y, w, h)
 
     def sprite(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        self._set_blur(0.0)
         self.ctx.drawImage(self.sprites[key], x, y, w, h)
 
     def polyline(self, points: Any, color: str, width: float) -> None:
@@ -80,23 +105,25 @@ class JsCanvas:
         ctx.moveTo(x0, y0)
         for x, y in points[1:]:
             ctx.lineTo(x, y)
-        ctx.strokeStyle = color
-        ctx.lineWidth = width
+        self._set_stroke(color, width)
         ctx.lineJoin = "round"
         ctx.shadowColor = color
-        ctx.shadowBlur = width * 3
+        self._set_blur(width * 3)
         ctx.stroke()
-        ctx.shadowBlur = 0
+        ctx.shadowColor = "rgba(0,0,0,0.8)"
 
     def text(self, s: str, x: float, y: float, size: float, color: str, align: str = "center") -> None:
         ctx = self.ctx
-        ctx.font = f"700 {max(size, 8):.0f}px Georgia, 'Times New Roman', serif"
-        ctx.textAlign = align
-        ctx.shadowColor = "rgba(0,0,0,0.8)"
-        ctx.shadowBlur = size * 0.2
+        font = f"700 {max(size, 8):.0f}px Georgia, 'Times New Roman', serif"
+        if font != self._font:
+            ctx.font = font
+            self._font = font
+        if align != self._align:
+            ctx.textAlign = align
+            self._align = align
+        self._set_blur(round(size * 0.2))
         self._set_fill(color)
         ctx.fillText(s, x, y)
-        ctx.shadowBlur = 0
 
     def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
         ctx = self.ctx
@@ -110,7 +137,7 @@ class JsCanvas:
 
     def pop(self) -> None:
         self.ctx.restore()
-        self._fill = ""
+        self.reset_state()
 
 
 def raster(img: Any, w: float, h: float, *, blur: bool = False) -> Any:
@@ -225,6 +252,7 @@ class App:
         self.page.controller = self.controller
         self.stage = document.getElementById("stage")
         self.canvas = JsCanvas(document.getElementById("reels"))
+        self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
         self.layout: Layout = compute_layout(max(self.canvas.width, 1), max(self.canvas.height, 1))
         self.images: dict[str, Any] = {}
         self.frame_ms: deque[float] = deque(maxlen=240)
@@ -318,7 +346,8 @@ class App:
         el = self.canvas.el
         el.width, el.height = w, h
         self.canvas.width, self.canvas.height = w, h
-        self.canvas._fill = ""
+        self.canvas.reset_state()
+        self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
         self.layout = compute_layout(w, h, len(self.controller.view.reels.reels), self.controller.view.reels.rows)
         self.rasterize()
         self.controller.dirty = True
@@ -373,7 +402,7 @@ class App:
         if kind == "paytable" and body is not None:
             body.innerHTML = pages.paytable_html(c.desc, s.bet.bet_per_line, s.bet.lines, fmt, self.assets)
         elif kind == "help" and body is not None:
-            body.innerHTML = pages.rules_html(c.desc, self.info, fmt)
+            body.innerHTML = pages.rules_html(c.desc, self.info, fmt, s.settings)
         elif kind == "history" and body is not None:
             body.innerHTML = pages.history_html(s.history, fmt, self.assets, names)
         elif kind == "settings":

@@ -110,9 +110,9 @@ class WinsBeat(Beat):
         elapsed = now - self.t0
         if elapsed < self.count_ms and not self.hurried:
             u = elapsed / self.count_ms
-            c.win_shown = self.from_win + int(self.total * u)
+            c.win_shown = min(self.from_win + int(self.total * u), c.win_limit)
             return False
-        c.win_shown = self.from_win + self.total
+        c.win_shown = min(self.from_win + self.total, c.win_limit)
         if c.view.banner is not None and self.tier and elapsed > self.count_ms + c.timing.line_show:
             c.view.banner = None
         i = int((elapsed - self.count_ms) // self.each_ms) if self.each_ms > 0 else len(self.wins)
@@ -121,7 +121,7 @@ class WinsBeat(Beat):
             c.view.banner = None
             c.view.highlights = sorted({p for w in self.wins for p in _positions(w)})
             if c.in_feature:
-                c.feature_win += self.total
+                c.feature_win = min(c.feature_win + self.total, c.win_limit - c.base_win)
                 c.refresh_status()
             return True
         if i != self.index:
@@ -157,6 +157,7 @@ def show_line(c: Controller, w: ev.Event | None) -> None:
 def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
     c.balance_shown = e.balance
     c.win_shown = 0
+    c.win_limit = 1 << 62
     c.feature_win = 0
     c.view.banner = None
     c.view.highlights = []
@@ -168,6 +169,7 @@ def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
 def _round_end(e: ev.RoundEnd, c: Controller) -> Beat | None:
     c.balance_shown = e.balance
     c.win_shown = e.win
+    c.win_limit = 1 << 62
     c.view.gamble = None
     c.in_feature = False
     c.view.phase = "base"
@@ -264,6 +266,13 @@ def beat_for(e: ev.Event, c: Controller) -> Beat | None:
         wins: list[ev.Event] = [e]
         while c.queue and isinstance(c.queue[0], WIN_EVENTS):
             wins.append(c.queue.popleft())
+        # A win limit reached by this spin: the meter must not count past what is paid.
+        for later in c.queue:
+            if isinstance(later, ev.Spin | ev.FreeSpinStart | ev.FreeSpinsEnd | ev.RoundEnd):
+                break
+            if isinstance(later, ev.WinCapReached):
+                c.win_limit = c.base_win + later.win
+                break
         expanded: list[ev.Event] = [w for w in wins if isinstance(w, ev.ExpandedWin)]
         regular: list[ev.Event] = [w for w in wins if not isinstance(w, ev.ExpandedWin)]
         if expanded:

@@ -32,6 +32,7 @@ class IntroBeat(Beat):
     def start(self, c: Controller, now: float) -> None:
         super().start(c, now)
         c.in_feature = True
+        c.base_win = c.win_shown
         c.free_spin = (0, self.e.total)
         c.feature_win = 0
         settle = 600.0 if c.reduced_motion else 2400.0 if not c.turbo else 1400.0
@@ -41,7 +42,7 @@ class IntroBeat(Beat):
         self.ms = c.timing.line_show
 
     def update(self, c: Controller, now: float) -> bool:
-        return now - self.t0 >= self.ms
+        return c.start_requested or now - self.t0 >= self.ms
 
     def hurry(self, c: Controller) -> None:
         self.ms = 0
@@ -63,12 +64,16 @@ class ChooseBeat(Beat):
         self.ms = intro.settle_ms
 
     def update(self, c: Controller, now: float) -> bool:
-        if now - self.t0 < self.ms:
+        if now - self.t0 < self.ms and not c.start_requested:
             return False
         intro = c.view.intro
+        name = next(s["name"] for s in c.desc["symbols"] if s["id"] == self.e.symbol)
         if intro is not None:
+            intro.started = min(intro.started, now - intro.settle_ms)  # show the symbol settled
+        if c.autoplay is not None:
+            c.host.announce(f"The expanding symbol is the {name}.")
+        elif intro is not None:
             intro.waiting = True
-            name = next(s["name"] for s in c.desc["symbols"] if s["id"] == self.e.symbol)
             c.host.announce(f"The expanding symbol is the {name}. Press Start to play the free spins.")
         return True
 
@@ -83,6 +88,8 @@ class ExpansionBeat(Beat):
         self.regular = WinsBeat(regular, c) if regular else None
         self.expanded = [e for e in expanded if isinstance(e, ev.ExpandedWin)]
         self.stage = 0
+        self.hurried = False
+        self.grow_ms = 0.0
 
     def start(self, c: Controller, now: float) -> None:
         super().start(c, now)
@@ -100,19 +107,21 @@ class ExpansionBeat(Beat):
         if self.stage == 1:
             self.stage = 2
             self.t_expand = now
-            self.grow_ms = 150.0 if c.reduced_motion else 700.0 if not c.turbo else 350.0
+            self.grow_ms = 0.0 if self.hurried else 150.0 if c.reduced_motion else 700.0 if not c.turbo else 350.0
             e = self.expanded[0]
             name = next(s["name"] for s in c.desc["symbols"] if s["id"] == e.symbol)
             c.host.announce(f"The {name} expands on {e.count} reels and pays on {e.lines} lines.")
         if self.stage == 2:
             e = self.expanded[0]
-            u = min((now - self.t_expand) / self.grow_ms, 1.0)
+            u = min((now - self.t_expand) / self.grow_ms, 1.0) if self.grow_ms > 0 else 1.0
             c.view.expanded = {r: u for r in e.reels}
             if u < 1.0:
                 return False
             self.stage = 3
             self.wins = WinsBeat(list(self.expanded), c)
             self.wins.start(c, now)
+            if self.hurried:
+                self.wins.hurry(c)
         if self.stage == 3:
             if not self.wins.update(c, now):
                 show_line(c, self.expanded[0])
@@ -121,8 +130,11 @@ class ExpansionBeat(Beat):
         return True
 
     def hurry(self, c: Controller) -> None:
+        self.hurried = True
         if self.regular is not None:
             self.regular.hurry(c)
+        if self.stage == 2:
+            self.grow_ms = 0.0
         if self.stage == 3:
             self.wins.hurry(c)
 
@@ -155,6 +167,7 @@ def _spin_start(e: ev.FreeSpinStart, c: Controller) -> Beat | None:
 
 def _cap(e: ev.WinCapReached, c: Controller) -> Beat | None:
     c.feature_win = e.win
+    c.win_shown = c.base_win + e.win
     c.view.banner = Banner("WIN LIMIT REACHED", c.fmt(e.win), c.now)
     c.host.announce(f"The free-spin win limit is reached: {c.fmt(e.win)}.")
     return _ClearBanner(c.timing.line_show * 1.5)
@@ -162,6 +175,7 @@ def _cap(e: ev.WinCapReached, c: Controller) -> Beat | None:
 
 def _end(e: ev.FreeSpinsEnd, c: Controller) -> Beat | None:
     c.feature_win = e.win
+    c.win_shown = c.base_win + e.win
     c.view.banner = Banner("FREE SPINS WIN", f"{c.fmt(e.win)} in {e.spins} spins", c.now)
     c.host.post("featureEnd", {"feature": "free_spins", "win": e.win, "spins": e.spins})
     c.host.announce(f"Free spins over: {c.fmt(e.win)} won in {e.spins} spins.")
@@ -199,13 +213,17 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
         for e in events[first_spin:]
         if isinstance(e, ev.LineWin | ev.ScatterWin | ev.ExpandedWin)
     )
+    c.base_win = sum(
+        int(getattr(e, "win", 0)) for e in events[:first_spin] if isinstance(e, ev.LineWin | ev.ScatterWin)
+    )
     if c.pending_kind == "feature_start":
+        c.view.status = ""
         c.view.intro = IntroView(
             awarded[0].count if awarded else 10, chosen.symbol, (chosen.symbol,), c.now, 0.0, waiting=True
         )
-    else:
-        c.view.expanding = chosen.symbol
-        c.view.phase = "free"
+        return
+    c.view.expanding = chosen.symbol
+    c.view.phase = "free"
     _status(c)
 
 

@@ -79,6 +79,9 @@ class Controller:
         self.in_feature = False
         self.decision_wait_until = 0.0
         self.start_requested = False
+        self.hurry_next = False
+        self.base_win = 0
+        self.win_limit = 1 << 62  # the most the meter may show in this round (a win limit)
         self.last_wins: list[Event] = []
         self._last_controls: Controls | None = None
         self._last_state = ""
@@ -140,6 +143,8 @@ class Controller:
 
     def _do_spin(self) -> None:
         if self.autoplay is not None:
+            if self.presenting:
+                self._do_stop()
             return
         if self.presenting:
             self._do_stop()
@@ -155,6 +160,8 @@ class Controller:
     def _do_stop(self) -> None:
         if self.beat is not None:
             self.beat.hurry(self)
+        elif self.queue:
+            self.hurry_next = True  # pressed before the spin's first frame
 
     def _bet_action(self, change: Callable[[], object]) -> None:
         if self.autoplay is not None or self.presenting:
@@ -294,6 +301,9 @@ class Controller:
                 self.dirty = True
                 if self.beat is not None:
                     self.beat.start(self, now)
+                    if self.hurry_next:
+                        self.hurry_next = False
+                        self.beat.hurry(self)
                 continue
             self._idle(now)
             break
@@ -301,13 +311,22 @@ class Controller:
             self.view.reels.update(now)
             self.dirty = True
         self._publish()
-        animating = self.beat is not None or self.view.reels.moving or self.view.banner is not None
-        dirty = self.dirty or animating or self.view.intro is not None or self.view.gamble is not None
+        intro = self.view.intro
+        animating = (
+            self.beat is not None
+            or self.view.reels.moving
+            or self.view.banner is not None
+            or (intro is not None and not intro.waiting)
+        )
+        dirty = self.dirty or animating
         self.dirty = False
         return dirty
 
     def _idle(self, now: float) -> None:
         """Nothing to present: continue automatic steps (free spins, autoplay)."""
+        self.hurry_next = False
+        if self.autoplay is not None and self.autoplay.reason is not None:
+            self._autoplay_ended()
         kind = self.pending_kind
         if kind == "feature_start" and self.start_requested:
             self.start_requested = False
@@ -320,11 +339,8 @@ class Controller:
                 self.decision_wait_until = 0.0
                 self._engine(lambda: self.session.choose("spin"))
             return
-        if self.autoplay is not None and kind is None:
-            if self.autoplay.reason is not None:
-                self._autoplay_ended()
-            elif now >= self.next_auto_at:
-                self._autoplay_step()
+        if self.autoplay is not None and kind is None and now >= self.next_auto_at:
+            self._autoplay_step()
 
     # -- what the page shows -------------------------------------------------------
     def context(self) -> str:
@@ -343,10 +359,13 @@ class Controller:
         return "idle"
 
     def data_state(self) -> str:
-        if self.in_feature or self.view.gamble is not None or self.pending_kind in ("gamble", "feature_start"):
+        if self.in_feature or self.view.gamble is not None:
             return "feature"
-        if self.presenting or self.autoplay is not None or self.pending_kind == "free_spin":
+        if self.presenting or self.autoplay is not None:
+            # What the engine already knows (a feature, a gamble) shows only when presented.
             return "spinning"
+        if self.pending_kind in ("gamble", "feature_start", "free_spin"):
+            return "feature"
         return "ready"
 
     def controls(self) -> Controls:
@@ -357,9 +376,8 @@ class Controller:
         can_bet = idle and self.autoplay is None
         b: dict[str, Button] = {name: Button(visible=False, enabled=False) for name in BUTTONS}
         spin_label = {"spinning": "STOP", "free_spins": "STOP", "autoplay": "STOP"}.get(ctx, "SPIN")
-        b["spin"] = Button(
-            visible=True, enabled=ctx in ("idle", "collect_or_gamble", "spinning", "free_spins"), label=spin_label
-        )
+        stoppable = ctx in ("spinning", "free_spins") or (ctx == "autoplay" and self.presenting)
+        b["spin"] = Button(visible=True, enabled=ctx in ("idle", "collect_or_gamble") or stoppable, label=spin_label)
         b["bet_down"] = Button(visible=True, enabled=can_bet and s.bet.bet_per_line > bets.levels[0], label="−")
         b["bet_up"] = Button(visible=True, enabled=can_bet and s.bet.bet_per_line < bets.levels[-1], label="+")
         multi = len(bets.lines) > 1

@@ -14,6 +14,15 @@ __all__ = ["action_for_key"]
 _SPIN = {"Space", "Enter", "NumpadEnter", "Digit0", "Numpad0", "KeyS"}
 _COLLECT = {"Space", "Enter", "NumpadEnter", "Digit7", "Numpad7"}
 
+_INFO = {
+    "KeyP": "paytable",
+    "Digit8": "paytable",
+    "Numpad8": "paytable",
+    "KeyH": "help",
+    "Digit9": "help",
+    "Numpad9": "help",
+}
+
 _IDLE = {
     "NumpadAdd": "bet_up",
     "NumpadSubtract": "bet_down",
@@ -45,8 +54,12 @@ def action_for_key(code: str, context: str) -> str | None:
     """
     if context == "dialog":
         return "close" if code in ("Escape", "Space", "Enter", "KeyP", "KeyH") else None
+    if code in _INFO:
+        return _INFO[code]  # paytable and help open from anywhere
     if context == "autoplay":
-        return "autoplay_stop" if code in ("KeyA", "Space", "Escape") else None
+        if code in ("KeyA", "Escape"):
+            return "autoplay_stop"
+        return "stop" if code in _SPIN else None
     if context in ("spinning", "presenting", "free_spins"):
         return "stop" if code in _SPIN else None
     if context == "feature_start":

@@ -43,7 +43,9 @@ class Layout:
         """The (reel, row) under a point, or None."""
         if not (self.reels_x <= x < self.reels_x + self.reels_w and self.reels_y <= y < self.reels_y + self.reels_h):
             return None
-        return int((x - self.reels_x) // self.cell), int((y - self.reels_y) // self.cell)
+        # A hair of tolerance so that a point exactly on a cell's edge belongs to that cell.
+        eps = 1e-9
+        return int((x - self.reels_x) / self.cell + eps), int((y - self.reels_y) / self.cell + eps)
 
 
 def compute_layout(width: int, height: int, columns: int = 5, rows: int = 3) -> Layout:

@@ -72,10 +72,12 @@ def paytable_html(desc: Mapping[str, Any], bet_per_line: int, lines: int, fmt: F
     return "".join(out)
 
 
-def rules_html(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt) -> str:
-    """The rules as implemented, with RTP, max win and version."""
+def rules_html(
+    desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, settings: Mapping[str, int] | None = None
+) -> str:
+    """The rules as implemented (with the session's operator settings), RTP, max win and version."""
     names = {s["id"]: s["name"] for s in desc["symbols"]}
-    settings = desc["settings"]
+    settings = settings if settings is not None else desc["settings"]
     fs = desc["free_spins"]
     rtp = info.get("rtp")
     max_win = info.get("max_win_x")

@@ -79,8 +79,17 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
         blur = reel.speed_at(now) > BLUR_SPEED
         for sym, row in reel.visible(view.reels.rows):
             _symbol(canvas, sym, x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
-        grow = view.expanded.get(i)
-        if grow is not None and view.expanding is not None:
+    if view.highlights:
+        # Dim the whole window once, then draw the winning symbols again on top.
+        canvas.fill_rect(L.reels_x, L.reels_y, L.reels_w, L.reels_h, "rgba(6,2,16,0.55)")
+        for col, row in view.highlights:
+            if col not in view.expanded and 0 <= col < len(view.reels.reels):
+                r = view.reels.reels[col]
+                sym = r.symbol_at(r.stop + row)
+                _symbol(canvas, sym, L.reels_x + col * c + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92)
+    if view.expanding is not None:
+        for i, grow in view.expanded.items():
+            x = L.reels_x + i * c
             h = L.reels_h * (0.3 + 0.7 * grow)
             canvas.fill_rect(x, L.reels_y + (L.reels_h - h) / 2, c, h, "rgba(40,16,70,0.92)")
             size = min(c, h) * 0.96
@@ -90,12 +99,7 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
 
 
 def _highlights(canvas: Canvas, L: Layout, view: View) -> None:
-    lit = set(view.highlights)
     c = L.cell
-    for reel in range(L.columns):
-        for row in range(L.rows):
-            if (reel, row) not in lit and reel not in view.expanded:
-                canvas.fill_rect(L.reels_x + reel * c, L.reels_y + row * c, c, c, "rgba(6,2,16,0.55)")
     if view.line_rows is not None:
         pts = [L.cell_center(reel, row) for reel, row in enumerate(view.line_rows)]
         pts = [(L.reels_x - c * 0.12, pts[0][1]), *pts, (L.reels_x + L.reels_w + c * 0.12, pts[-1][1])]

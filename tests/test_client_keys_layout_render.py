@@ -1,0 +1,424 @@
+"""slotui.keys, slotui.layout, slotui.render and slotui.pages.
+
+The keyboard table below is the "Keyboard shortcuts" section of the Book of Spells rules
+document (/work/shared/seeds/003_d5d8dce2a49e909c.txt), one row per key and screen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from pyengine import events as ev
+from pyengine.games import get_game
+from pyengine.session import Session
+from slotui.canvas import RecordingCanvas
+from slotui.controller import Controller
+from slotui.keys import action_for_key
+from slotui.layout import compute_layout
+from slotui.pages import history_html, paytable_html, rules_html
+from slotui.reels import ReelBank
+from slotui.render import draw
+from slotui.view import Banner, GambleView, IntroView, View
+from tests.client_support import (
+    FRAME_MS,
+    GAME,
+    SPRITES,
+    find_seed,
+    idle,
+    make_rig,
+    wall_clock,
+)
+
+DESC: dict[str, Any] = get_game(GAME).describe()
+FMT = get_game(GAME).bets.format
+ASSETS = "static/games/book_of_spells"
+STRIPS = [tuple(s) for s in DESC["reels"]["base"]]
+
+# -- keyboard ---------------------------------------------------------------------------------
+SPIN_KEYS = ("Space", "Enter", "Numpad0", "Digit0", "KeyS")
+COLLECT_KEYS = ("Space", "Enter", "Digit7", "Numpad7")
+
+SHORTCUTS: list[tuple[str, str, str]] = [
+    # Bet size -> Numpad+/Numpad-
+    ("NumpadAdd", "idle", "bet_up"),
+    ("NumpadSubtract", "idle", "bet_down"),
+    # Bet max -> B
+    ("KeyB", "idle", "bet_max"),
+    # Collect -> Space, Enter, 7, Numpad7 (after a win, and in the gamble)
+    *((k, "collect_or_gamble", "collect") for k in COLLECT_KEYS),
+    *((k, "gamble", "collect") for k in COLLECT_KEYS),
+    # Paytable -> P, 8, Numpad8; Help -> H, 9, Numpad9 (also while a win waits)
+    *((k, ctx, "paytable") for k in ("KeyP", "Digit8", "Numpad8") for ctx in ("idle", "collect_or_gamble")),
+    *((k, ctx, "help") for k in ("KeyH", "Digit9", "Numpad9") for ctx in ("idle", "collect_or_gamble")),
+    # Exit -> Q
+    ("KeyQ", "idle", "exit"),
+    # Autoplay (+stop) -> A
+    ("KeyA", "idle", "autoplay"),
+    ("KeyA", "autoplay", "autoplay_stop"),
+    # Spin (+stop) -> Space, Enter, Numpad0, 0, S
+    *((k, "idle", "spin") for k in SPIN_KEYS),
+    *((k, "spinning", "stop") for k in SPIN_KEYS),
+    # Line count -> Left/Right, 1/2, Numpad1/Numpad2
+    *((k, "idle", "lines_down") for k in ("ArrowLeft", "Digit1", "Numpad1")),
+    *((k, "idle", "lines_up") for k in ("ArrowRight", "Digit2", "Numpad2")),
+    # Gamble start -> 5, Numpad5 (and B: Bet Max becomes Gamble on desktop)
+    *((k, "collect_or_gamble", "gamble") for k in ("Digit5", "Numpad5", "KeyB")),
+    # Gamble actions -> 5 (red), 6 (black), +Numpads
+    ("Digit5", "gamble", "red"),
+    ("Numpad5", "gamble", "red"),
+    ("Digit6", "gamble", "black"),
+    ("Numpad6", "gamble", "black"),
+    # Feature start -> Space, Enter, Numpad0, 0, S
+    *((k, "feature_start", "start_feature") for k in SPIN_KEYS),
+    # Feature play / hide -> Space, Enter, Numpad0, 0, S (hurry the spin or the banner)
+    *((k, "free_spins", "stop") for k in SPIN_KEYS),
+    # Space spins/stops everywhere: in autoplay it stops the reels (A stops autoplay).
+    ("Space", "autoplay", "stop"),
+    ("KeyS", "autoplay", "stop"),
+]
+
+
+@pytest.mark.parametrize(("code", "context", "expected"), SHORTCUTS)
+def test_rules_shortcuts(code: str, context: str, expected: str) -> None:
+    assert action_for_key(code, context) == expected
+
+
+@pytest.mark.parametrize(
+    ("code", "context"),
+    [
+        ("KeyZ", "idle"),
+        ("Digit7", "idle"),  # nothing to collect
+        ("Digit6", "collect_or_gamble"),  # no colour before the gamble starts
+        ("NumpadAdd", "spinning"),  # no bet change during a spin
+        ("ArrowRight", "free_spins"),
+        ("KeyB", "gamble"),
+    ],
+)
+def test_keys_that_do_nothing(code: str, context: str) -> None:
+    assert action_for_key(code, context) is None
+
+
+def test_every_key_action_is_one_the_controller_or_page_handles() -> None:
+    contexts = ["idle", "spinning", "presenting", "collect_or_gamble", "gamble", "feature_start", "free_spins"]
+    contexts.append("autoplay")
+    codes = {code for code, _, _ in SHORTCUTS} | {"Escape", "Equal", "Minus", "NumpadEnter"}
+    dialogs = {"paytable", "help", "history", "settings", "exit"}
+    for ctx in contexts:
+        for code in codes:
+            action = action_for_key(code, ctx)
+            if action is not None:
+                assert hasattr(Controller, f"_do_{action}") or action in dialogs, (code, ctx, action)
+    assert action_for_key("Escape", "dialog") == "close"
+
+
+def test_space_spins_when_idle_and_stops_while_spinning() -> None:
+    r = make_rig(find_seed("loss"))
+    c = r.controller
+    assert c.context() == "idle"
+    action = action_for_key("Space", c.context())
+    assert action == "spin"
+    r.press(action)
+    r.run(200)
+    assert c.context() == "spinning"
+    assert c.view.reels.moving
+    action = action_for_key("Space", c.context())
+    assert action == "stop"
+    t = r.now
+    r.press(action)
+    r.until(lambda c: not c.view.reels.moving)
+    assert r.now - t <= 160 + 2 * FRAME_MS
+    r.until(idle)
+    assert r.session.rounds_played == 1
+
+
+def test_a_free_spins_round_played_with_the_keyboard_only() -> None:
+    r = make_rig(find_seed("free_spins"), turbo=True)
+    c = r.controller
+
+    def key(code: str) -> None:
+        action = action_for_key(code, c.context())
+        assert action is not None, (code, c.context())
+        r.press(action)
+
+    key("KeyS")
+    r.until(lambda c: c.context() == "feature_start")
+    key("Enter")
+    r.until(lambda c: idle(c) and c.context() == "collect_or_gamble", 600_000)
+    key("Numpad5")  # gamble
+    r.run(FRAME_MS)
+    assert c.context() == "gamble"
+    key("Digit7")  # collect
+    r.until(idle)
+    assert not r.session.in_round
+    assert r.host.controls.balance == FMT(r.session.balance)
+
+
+# -- layout -------------------------------------------------------------------------------------
+SCREENS = {
+    "phone portrait 390x844 @3": (390, 844, 3),
+    "phone landscape 844x390 @3": (844, 390, 3),
+    "small phone 320x568 @2": (320, 568, 2),
+    "tablet portrait 768x1024 @2": (768, 1024, 2),
+    "tablet landscape 1024x768 @2": (1024, 768, 2),
+    "laptop 1366x768": (1366, 768, 1),
+    "desktop 1920x1080": (1920, 1080, 1),
+    "desktop 2560x1440 @2": (2560, 1440, 2),
+}
+
+
+@pytest.mark.parametrize(("w", "h", "dpr"), list(SCREENS.values()), ids=list(SCREENS))
+def test_layout_keeps_square_reels_and_frame_inside_the_canvas(w: int, h: int, dpr: int) -> None:
+    width, height = w * dpr, h * dpr
+    L = compute_layout(width, height)
+    assert (L.width, L.height, L.columns, L.rows) == (width, height, 5, 3)
+    assert L.reels_w == pytest.approx(5 * L.cell)
+    assert L.reels_h == pytest.approx(3 * L.cell)
+    for reel in range(5):
+        for row in range(3):
+            x, y, cw, ch = L.cell_rect(reel, row)
+            assert cw == ch == L.cell  # square cells
+            assert x >= 0
+            assert x + cw <= width
+            assert L.top_h <= y
+            assert y + ch <= height
+    fx, fy, fw, fh = L.frame
+    assert fx >= 0
+    assert fx + fw <= width
+    assert L.top_h <= fy, "the frame stays below the status band"
+    assert fy + fh <= height
+    assert fx < L.reels_x
+    assert L.reels_x + L.reels_w < fx + fw
+    assert fy < L.reels_y
+    assert L.reels_y + L.reels_h < fy + fh
+    assert L.reels_x == pytest.approx(width - L.reels_x - L.reels_w)  # centred
+    # The frame fills the space it is limited by (width on phones, height on desktops).
+    assert fw >= 0.95 * width or fh >= 0.95 * (height - L.top_h)
+    assert L.cell / dpr >= 44, "symbols stay at least a finger wide"
+
+
+def test_layout_rejects_an_empty_canvas() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        compute_layout(0, 600)
+
+
+def test_layout_hit() -> None:
+    L = compute_layout(1920, 1080)
+    for reel in range(5):
+        for row in range(3):
+            assert L.hit(*L.cell_center(reel, row)) == (reel, row)
+            x, y, _, _ = L.cell_rect(reel, row)
+            # Just inside the top-left corner (exactly on it, float rounding of
+            # reels_x + k * cell may give the cell to the left).
+            assert L.hit(x + 0.01, y + 0.01) == (reel, row)
+    right, bottom = L.reels_x + L.reels_w, L.reels_y + L.reels_h
+    assert L.hit(right, L.reels_y + 1) is None  # the far edges are outside
+    assert L.hit(L.reels_x + 1, bottom) is None
+    assert L.hit(L.reels_x - 0.5, L.reels_y + 1) is None
+    assert L.hit(L.reels_x + 1, L.reels_y - 0.5) is None
+    assert L.hit(right - 0.01, bottom - 0.01) == (4, 2)
+    assert L.hit(0, 0) is None
+
+
+# -- rendering ----------------------------------------------------------------------------------
+# Budget: each Python->JS call costs ~30 us and a frame has ~4 ms of Python time, so at most
+# ~130 JS calls. A spinning frame needs 1 background + 1 logo (or the status text) + 1 reel
+# panel + 1 clip push/pop pair + 5 reels x 4 visible symbols + 1 frame = 26 calls (measured:
+# 26; during free spins the expanding symbol above the reels adds 3). 32 leaves that headroom
+# and is ~1 ms of calls. The busiest frames (an expanded win over several reels with a tier
+# banner) measured 63 canvas calls; 80 bounds every frame.
+SPIN_FRAME_MAX_CALLS = 32
+ANY_FRAME_MAX_CALLS = 80
+
+
+def one_frame(canvas: RecordingCanvas, c: Controller) -> list[tuple[object, ...]]:
+    canvas.take()
+    draw(canvas, compute_layout(canvas.width, canvas.height), c.view, c.now)
+    return canvas.take()
+
+
+def test_a_spinning_frame_makes_few_canvas_calls() -> None:
+    r = make_rig(find_seed("loss"), size=(1920, 1080))
+    r.press("spin")
+    r.run(300)
+    assert r.controller.view.reels.moving
+    calls = one_frame(r.canvas, r.controller)
+    kinds = Counter(str(c[0]) for c in calls)
+    assert len(calls) <= SPIN_FRAME_MAX_CALLS, kinds
+    assert kinds["sprite"] >= 5 * 4, "every visible symbol is one sprite blit"
+    assert "text" not in kinds, "no text while the base game spins"
+    assert any(str(c[1]).endswith(":blur") for c in calls if c[0] == "sprite"), "full speed uses blur sprites"
+
+
+def test_every_frame_of_a_feature_round_stays_within_the_budget() -> None:
+    r = make_rig(find_seed("retrigger"), turbo=True)
+    worst = 0
+    spinning_free = 0
+
+    def watch(c: Controller) -> bool:
+        nonlocal worst, spinning_free
+        calls = one_frame(r.canvas, c)
+        worst = max(worst, len(calls))
+        if c.in_feature and c.view.reels.moving:
+            spinning_free = max(spinning_free, len(calls))
+        if idle(c) and c.pending_kind == "feature_start":
+            c.press("start_feature", c.now)
+        return idle(c) and c.pending_kind == "collect_or_gamble"
+
+    r.press("spin")
+    r.until(watch, 600_000)
+    assert 0 < spinning_free <= SPIN_FRAME_MAX_CALLS
+    assert worst <= ANY_FRAME_MAX_CALLS
+
+
+def view_with(**kw: Any) -> View:
+    v = View(ReelBank(STRIPS, 3, [3, 4, 5, 6, 7]))
+    for k, value in kw.items():
+        setattr(v, k, value)
+    return v
+
+
+def draw_view(v: View, *, sprites: tuple[str, ...] = SPRITES, now: float = 5000.0) -> RecordingCanvas:
+    canvas = RecordingCanvas(1170, 2532, sprites=sprites)
+    draw(canvas, compute_layout(canvas.width, canvas.height), v, now)
+    assert canvas.calls.count(("pop",)) == sum(1 for c in canvas.calls if c[0] == "push")
+    return canvas
+
+
+def test_the_gamble_view_draws_face_down_and_face_up() -> None:
+    down = draw_view(view_with(gamble=GambleView("4.00", "8.00", history=["9D", "KS"])))
+    assert "GAMBLE WIN 4.00" in down.texts()
+    assert "GAMBLE TO WIN 8.00" in down.texts()
+    assert "card_back" in down.sprites_drawn()
+    assert down.texts().count("♦") == 1  # the history
+    assert down.texts().count("♠") == 1
+    up = draw_view(view_with(gamble=GambleView("8.00", "16.00", card="10H", flipped_at=4900.0, result="YOU WIN")))
+    assert "10" in up.texts()
+    assert "♥" in up.texts()
+    assert "YOU WIN" in up.texts()
+    assert "card_back" not in up.sprites_drawn()
+    bare = draw_view(view_with(gamble=GambleView("4.00", "8.00")), sprites=())
+    assert "GAMBLE WIN 4.00" in bare.texts()
+
+
+def test_the_intro_draws_while_choosing_and_waiting() -> None:
+    candidates = tuple(DESC["free_spins"]["expanding"])
+    turning = draw_view(view_with(intro=IntroView(10, None, candidates, 4000.0, 2400.0)))
+    assert "10 FREE SPINS" in turning.texts()
+    assert "EXPANDING SYMBOL" in turning.texts()
+    assert "BOOK" in turning.sprites_drawn()
+    assert any(s in candidates for s in turning.sprites_drawn())
+    settling = draw_view(view_with(intro=IntroView(10, "OWL", candidates, 4000.0, 2400.0)), now=5000.0)
+    assert "PRESS START" not in settling.texts()
+    waiting = draw_view(view_with(intro=IntroView(10, "OWL", candidates, 0.0, 2400.0, waiting=True)))
+    assert "OWL" in waiting.sprites_drawn()
+    assert "PRESS START" in waiting.texts()
+    bare = draw_view(view_with(intro=IntroView(10, "OWL", ("OWL",), 0.0, 0.0, waiting=True)), sprites=())
+    assert "OWL" in bare.texts()  # without sprites a symbol is drawn as its id
+
+
+def test_feature_screen_draws_symbol_status_expansion_and_banner() -> None:
+    v = view_with(
+        expanding="WITCH",
+        expanded={1: 0.5, 3: 1.0},
+        status="FREE SPIN 3 OF 10",
+        banner=Banner("MEGA WIN", "90.00", 4000.0, tier=2),
+        highlights=[(1, 0), (1, 1), (1, 2)],
+        line_rows=(1, 1, 1, 1, 1),
+        line_label="LINE 1: 0.50",
+    )
+    canvas = draw_view(v)
+    texts = canvas.texts()
+    for t in ("FREE SPIN 3 OF 10", "MEGA WIN", "90.00", "LINE 1: 0.50"):
+        assert t in texts
+    # Above the reels, and once on each expanded reel.
+    assert canvas.sprites_drawn().count("WITCH") >= 3
+    assert any(c[0] == "polyline" for c in canvas.calls)
+
+
+# -- pages --------------------------------------------------------------------------------------
+def test_paytable_lists_every_symbol_with_its_pays_at_the_current_bet() -> None:
+    html = paytable_html(DESC, 10, 9, FMT, ASSETS)
+    for s in DESC["symbols"]:
+        assert f'src="{ASSETS}/symbols/{s["id"]}.svg" alt="{s["name"]}"' in html
+    assert "Pays at 0.10 per line on 9 lines." in html
+    # Archmage: 5000 x the bet per line for five, 10 x for two.
+    assert "<li><b>5×</b> 500.00</li>" in html
+    assert "<li><b>2×</b> 1.00</li>" in html
+    # The Book: 3 scatters pay 2 x the total bet (9 x 0.10).
+    assert "3× 1.80" in html
+    assert "pays as the Archmage" in html
+    assert html.count('<figure class="payline">') == 9
+    # At the highest bet the amounts follow.
+    html = paytable_html(DESC, 100, 9, FMT, ASSETS)
+    assert "<li><b>5×</b> 5000.00</li>" in html
+    assert "3× 18.00" in html
+
+
+def test_paytable_omits_counts_that_do_not_pay() -> None:
+    html = paytable_html(DESC, 10, 9, FMT, ASSETS)
+    ace = html.split(f"{ASSETS}/symbols/A.svg", 1)[1].split("</ul>", 1)[0]
+    assert "<b>3×</b> 0.50" in ace
+    assert "<b>2×</b>" not in ace
+
+
+def test_rules_give_rtp_max_win_and_version() -> None:
+    html = rules_html(DESC, {"rtp": "0.9613", "max_win_x": 5000}, FMT)
+    assert "Return to player: 96.13%" in html
+    assert "Maximum win: 5,000× the total bet" in html
+    assert "Game version 1.0.0" in html
+    assert "Pressing + past 9 lines starts again at 1" in html
+    assert f"higher than {DESC['settings']['free_spin_cap_x']}× the total bet" in html
+    odd = dict(DESC, name="Book <of> Spells & Co", version="1.0<b>")
+    html = rules_html(odd, {}, FMT)
+    assert "Book &lt;of&gt; Spells &amp; Co" in html
+    assert "1.0&lt;b&gt;" in html
+    assert "Return to player" not in html
+
+
+def history_session() -> Session:
+    """Three finished rounds: a loss, free spins, a win."""
+    s = Session(GAME, seed=0, clock=wall_clock)
+    for seed_kind in ("loss", "free_spins", "win"):
+        s.spin(seed=_round_seed(seed_kind))
+        while s.pending is not None:
+            s.choose(s.pending.choices[0])
+    return s
+
+
+def _round_seed(kind: str) -> int:
+    start = Session(GAME, seed=find_seed(kind)).spin()[0]
+    assert isinstance(start, ev.RoundStart)
+    return start.seed
+
+
+def test_history_lists_rounds_newest_first_with_their_final_reels() -> None:
+    s = history_session()
+    names = {x["id"]: x["name"] for x in DESC["symbols"]}
+    html = history_html(s.history, FMT, ASSETS, names)
+    items = re.findall(r"<li>(.*?)</li>", html)
+    assert len(items) == len(s.history) == 3
+    for item, record in zip(items, reversed(s.history), strict=True):
+        assert f"Win {FMT(record.win)}" in item
+        assert f"Bet {FMT(record.stake)}" in item
+        assert ("free spins" in item) == ("free_spins" in record.features)
+        spin = [e for e in record.events if isinstance(e, ev.Spin)][-1]
+        shown = re.findall(r'symbols/(\w+)\.svg" alt="([^"]*)"', item)
+        expected = [spin.window[reel][row] for row in range(3) for reel in range(5)]
+        assert [sym for sym, _ in shown] == expected
+        assert [alt for _, alt in shown] == [names[x] for x in expected]
+    assert "2023-11-14 22:13:20 UTC" in html
+
+
+def test_history_escapes_text_and_says_when_empty() -> None:
+    s = history_session()
+    names = {x["id"]: f'<{x["name"]} & "co">' for x in DESC["symbols"]}
+    html = history_html(s.history, FMT, 'x"><script>', names)
+    assert "<script>" not in html
+    assert '<Archmage & "co">' not in html
+    assert 'alt="&lt;Archmage &amp; &quot;co&quot;&gt;"' in html
+    assert 'src="x&quot;&gt;&lt;script&gt;/symbols/' in html
+    assert history_html((), FMT, ASSETS, names) == '<p class="note">No rounds played yet.</p>'
