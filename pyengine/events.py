@@ -173,7 +173,7 @@ class ExpandedWin(Event):
 
 @record
 class WinCapReached(Event):
-    """The free-spin win limit was reached: the limit is paid and the feature ends."""
+    """The free-spin wins became higher than the limit: the limit is paid and the feature ends."""
 
     type: ClassVar[str] = "win_cap_reached"
     cap: int

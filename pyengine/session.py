@@ -382,7 +382,13 @@ class Session:
                 events += probe.choose(choice)
         except (ChoiceError, NoDecisionPendingError):
             raise SnapshotError(f"round {record.index} of the history does not replay") from None
-        if tuple(events) != record.events or probe.balance != record.balance_after:
+        last = probe.last_round
+        if (
+            tuple(events) != record.events
+            or probe.balance != record.balance_after
+            or last is None
+            or (last.win, last.stake, last.features) != (record.win, record.stake, record.features)
+        ):
             raise SnapshotError(f"round {record.index} of the history does not match its replay")
 
     def settle(self) -> list[Event]:

@@ -258,6 +258,7 @@ class App:
         self.frame_ms: deque[float] = deque(maxlen=240)
         self.frame_times: deque[float] = deque(maxlen=240)
         self.ready_ms = 0.0
+        self.press_at = 0.0
         self.stats = window.Object.new()
         window.slotStats = self.stats
         self.overlay = document.getElementById("debug") if self.debug else None
@@ -358,9 +359,15 @@ class App:
         self._proxies.append(proxy)
         target.addEventListener(event, proxy)
 
+    def _pressed(self, action: str) -> None:
+        was_moving = self.controller.view.reels.moving
+        self.controller.press(action, PERF.now())
+        if action == "spin" and not was_moving:
+            self.press_at = float(PERF.now())
+
     def on_button(self, evt: Any) -> None:
         action = str(evt.currentTarget.dataset.action)
-        self.controller.press(action, PERF.now())
+        self._pressed(action)
         if action == "turbo":
             self.save_prefs()
 
@@ -376,7 +383,7 @@ class App:
         if action is None:
             return
         evt.preventDefault()  # also keeps Space from clicking a focused button a second time
-        self.controller.press(action, PERF.now())
+        self._pressed(action)
 
     def on_tap(self, _evt: Any) -> None:
         c = self.controller
@@ -453,7 +460,12 @@ class App:
         except Exception as exc:
             self.fail(exc)
             return
-        spent = PERF.now() - t0
+        t1 = PERF.now()
+        spent = t1 - t0
+        if self.press_at and self.controller.view.reels.moving:
+            # Spin pressed -> the first frame drawn with the reels in motion.
+            self.stats.spinLatencyMs = round(t1 - self.press_at, 2)
+            self.press_at = 0.0
         self.frame_ms.append(spent)
         self.frame_times.append(ts)
         if len(self.frame_times) % 30 == 0:

@@ -12,7 +12,7 @@ class FreeSpins:
     """Tracks a free-spins feature inside a round and emits its events.
 
     ``cap`` is the operator's limit on the cumulative free-spin win (in minor units):
-    once the wins reach it, the cap is paid and the feature ends.
+    when the wins become higher than the cap, the cap is paid and the feature ends.
     """
 
     __slots__ = ("cap", "capped", "ctx", "played", "raw", "total", "win")
