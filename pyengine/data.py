@@ -98,7 +98,7 @@ class Field:
             raise self.error('must be a decimal string such as "0.9613"')
         try:
             return Fraction(self.value)
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             raise self.error(f"is not a number: {self.value!r}") from None
 
 

@@ -158,6 +158,8 @@ class BetConfig:
 
     def validate(self, bet: Bet) -> Bet:
         """Return ``bet`` if offered, else raise `BetError` naming what is offered."""
+        if type(bet.lines) is not int or type(bet.bet_per_line) is not int:
+            raise BetError(f"lines and bet per line must be whole numbers, not {bet.lines!r} and {bet.bet_per_line!r}")
         if bet.lines not in self.lines:
             raise BetError(
                 f"{bet.lines} lines is not offered; choose one of {', '.join(map(str, self.lines))}"

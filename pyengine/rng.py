@@ -30,9 +30,9 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-        self.state = seed & MASK64
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MASK64:
+            raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
+        self.state = seed
 
     def next64(self) -> int:
         """The next 64-bit output."""
@@ -45,6 +45,8 @@ class Rng:
         """A uniform integer in ``range(n)``, without modulo bias."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, not {n}")
+        if n > 1 << 64:
+            return self._below_big(n)
         limit = (1 << 64) - (1 << 64) % n
         while True:
             self.state = s = (self.state + _GAMMA) & MASK64
@@ -53,6 +55,18 @@ class Rng:
             z ^= z >> 31
             if z < limit:
                 return z % n
+
+    def _below_big(self, n: int) -> int:
+        """`below` for bounds past 2**64: whole 64-bit words, trimmed to n's bit length."""
+        bits = n.bit_length()
+        words = (bits + 63) // 64
+        while True:
+            x = 0
+            for _ in range(words):
+                x = (x << 64) | self.next64()
+            x >>= words * 64 - bits
+            if x < n:
+                return x
 
     def weighted(self, weights: Sequence[int]) -> int:
         """An index drawn with probability proportional to the integer ``weights``."""

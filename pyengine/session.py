@@ -22,6 +22,7 @@ from typing import Any
 
 from .errors import (
     BetError,
+    EngineError,
     ChoiceError,
     InsufficientFundsError,
     NoDecisionPendingError,
@@ -224,6 +225,8 @@ class Session:
                 f"the stake {self.game.bets.format(stake)} is more than the balance "
                 f"{self.game.bets.format(self.balance)}; lower the bet"
             )
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
+            raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
         round_seed = self._rng.next64() if seed is None else seed
         before = self.balance
         self.balance -= stake
@@ -324,7 +327,7 @@ class Session:
         """
         try:
             obj = json.loads(text)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             raise SnapshotError("the saved session is not valid JSON") from None
         if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotError(f"the saved session is not a {SNAPSHOT_FORMAT} snapshot")

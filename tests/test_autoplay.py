@@ -1,0 +1,267 @@
+"""pyengine.autoplay: every stop reason, no gamble in autoplay, limits validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
+from pyengine.errors import EngineError
+from pyengine.events import DecisionPending, Event, ExpandingSymbolChosen, RoundEnd
+from pyengine.model import Bet
+from pyengine.session import Session
+
+
+def new(balance: int = 100_000, seed: int = 1, bet: Bet | None = None) -> Session:
+    return Session("book_of_spells", balance=balance, seed=seed, bet=bet, clock=lambda: 1_750_000_000.0)
+
+
+def decisions(events: list[Event]) -> list[str]:
+    return [e.kind for e in events if isinstance(e, DecisionPending)]
+
+
+def test_rounds() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=25, stop_on_feature=False))
+    assert a.running
+    assert a.run() == StopReason.ROUNDS
+    assert not a.running
+    assert a.played == 25
+    assert s.rounds_played == 25
+    assert not s.in_round
+    assert all(r.autoplay for r in s.history)
+    assert a.step() == []  # stopped: nothing more happens
+    assert s.rounds_played == 25
+
+
+def test_rounds_reason_set_on_the_last_step() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=2, stop_on_feature=False))
+    assert a.step() != []
+    assert a.reason is None
+    last = a.step()
+    assert isinstance(last[-1], RoundEnd)
+    assert a.reason == StopReason.ROUNDS
+
+
+@given(seed=st.integers(0, 2**32), limit_stakes=st.integers(1, 12), extra=st.integers(0, 89))
+@settings(max_examples=25, deadline=None)
+def test_loss_limit_stops_before_the_round_that_would_pass_it(seed: int, limit_stakes: int, extra: int) -> None:
+    s = new(seed=seed)
+    stake = s.bet.total
+    limit = limit_stakes * stake + extra
+    a = Autoplay(s, AutoplayLimits(rounds=3000, loss_limit=limit, stop_on_feature=False))
+    while a.running:
+        a.step()
+        assert a.net_loss <= limit  # never passes the limit, even by one round
+    assert a.reason == StopReason.LOSS_LIMIT
+    assert a.net_loss + stake > limit
+    assert a.net_loss == a.start_balance - s.balance
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_loss_limit_exactly_reachable(seed: int) -> None:
+    # A round whose stake would take the net loss exactly to the limit is still played.
+    s = new(seed=seed)
+    stake = s.bet.total
+    limit = stake  # the first round takes the net loss exactly to the limit
+    a = Autoplay(s, AutoplayLimits(rounds=5000, loss_limit=limit, stop_on_feature=False))
+    exact = 0
+    while a.running:
+        pre, played = a.net_loss, a.played
+        a.step()
+        if pre + stake <= limit:
+            assert a.played == played + 1
+            exact += pre + stake == limit
+        else:
+            assert a.played == played
+            assert a.reason == StopReason.LOSS_LIMIT
+    assert exact >= 1
+    assert a.reason == StopReason.LOSS_LIMIT
+
+
+def test_loss_limit_below_one_stake_plays_nothing() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=10, loss_limit=89))
+    assert a.step() == []
+    assert a.reason == StopReason.LOSS_LIMIT
+    assert a.played == 0
+    assert s.rounds_played == 0
+    assert s.balance == 100_000
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_balance(seed: int) -> None:
+    s = new(balance=400, seed=seed)
+    a = Autoplay(s, AutoplayLimits(rounds=10_000, stop_on_feature=False))
+    assert a.run() == StopReason.BALANCE
+    assert s.balance < s.bet.total
+    assert not s.in_round
+    assert a.played == s.rounds_played < 10_000
+
+
+def test_balance_too_low_from_the_start() -> None:
+    s = new(balance=89)
+    a = Autoplay(s, AutoplayLimits(rounds=5))
+    assert a.run() == StopReason.BALANCE
+    assert a.played == 0
+
+
+@pytest.mark.parametrize("limit", [1, 90, 500])
+def test_single_win(limit: int) -> None:
+    s = new(seed=9)
+    a = Autoplay(s, AutoplayLimits(rounds=100_000, single_win_limit=limit, stop_on_feature=False))
+    assert a.run() == StopReason.SINGLE_WIN
+    wins = [r.win for r in s.history]
+    assert wins[-1] >= limit
+    assert all(w < limit for w in wins[:-1][-9:])
+    assert not s.in_round
+
+
+def test_rounds_checked_before_single_win_on_the_same_round() -> None:
+    # single_win is checked after the round; if the last allowed round also hits it, single_win wins.
+    s = new(seed=9)
+    a = Autoplay(s, AutoplayLimits(rounds=1, single_win_limit=1, stop_on_feature=False))
+    a.run()
+    last = s.last_round
+    assert last is not None
+    assert a.reason == (StopReason.SINGLE_WIN if last.win >= 1 else StopReason.ROUNDS)
+
+
+def _run_to_feature(seed: int) -> tuple[Session, Autoplay, list[Event]]:
+    s = new(seed=seed)
+    a = Autoplay(s, AutoplayLimits(rounds=5000, stop_on_feature=True))
+    events: list[Event] = []
+    while a.running:
+        events = a.step()
+    return s, a, events
+
+
+def test_feature_stop_leaves_the_round_at_feature_start() -> None:
+    s, a, events = _run_to_feature(1)
+    assert a.reason == StopReason.FEATURE
+    assert s.in_round
+    assert s.pending is not None
+    assert s.pending.kind == "feature_start"
+    assert s.pending.feature
+    assert events[-1] == DecisionPending("feature_start", ("start",))
+    assert any(isinstance(e, ExpandingSymbolChosen) for e in events)
+    assert a.played == s.rounds_played + 1
+    balance = s.balance
+    # Autoplay is over: stepping does nothing, and the player starts the feature.
+    assert a.step() == []
+    assert s.balance == balance
+    more: list[Event] = []
+    while s.pending is not None:
+        assert s.pending.kind in ("feature_start", "free_spin")  # no gamble: it is an autoplay round
+        more += s.choose(s.pending.choices[0])
+    assert isinstance(more[-1], RoundEnd)
+    last = s.last_round
+    assert last is not None
+    assert last.autoplay
+    assert "free_spins" in last.features
+
+
+def test_features_are_played_through_without_stop_on_feature() -> None:
+    s = new(seed=1)
+    a = Autoplay(s, AutoplayLimits(rounds=3000, stop_on_feature=False))
+    features = 0
+    while a.running:
+        events = a.step()
+        features += sum(1 for e in events if isinstance(e, ExpandingSymbolChosen))
+        assert not s.in_round
+    assert a.reason == StopReason.ROUNDS
+    assert a.played == 3000
+    assert features >= 3  # ~13 expected in 3000 rounds
+
+
+def test_autoplay_cannot_start_during_a_round() -> None:
+    s, _, _ = _run_to_feature(1)
+    before = s.snapshot()
+    with pytest.raises(EngineError, match="cannot start while a round waits"):
+        Autoplay(s, AutoplayLimits(rounds=5))
+    assert s.snapshot() == before
+
+
+def test_player_stop() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=50, stop_on_feature=False))
+    for _ in range(3):
+        a.step()
+    a.stop()
+    assert a.reason == StopReason.PLAYER
+    assert a.step() == []
+    assert a.run() == StopReason.PLAYER
+    assert a.played == 3 == s.rounds_played
+    a.stop()
+    assert a.reason == StopReason.PLAYER
+
+
+def test_player_stop_before_any_round() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=5))
+    a.stop()
+    assert a.run() == StopReason.PLAYER
+    assert s.rounds_played == 0
+
+
+def test_stop_after_another_reason_keeps_it() -> None:
+    s = new()
+    a = Autoplay(s, AutoplayLimits(rounds=1, stop_on_feature=False))
+    a.run()
+    a.stop()
+    assert a.reason == StopReason.ROUNDS
+
+
+def test_autoplay_never_offers_gamble() -> None:
+    s = new(seed=12)
+    a = Autoplay(s, AutoplayLimits(rounds=800, stop_on_feature=False))
+    kinds: set[str] = set()
+    wins = 0
+    while a.running:
+        events = a.step()
+        kinds.update(decisions(events))
+        wins += sum(1 for e in events if isinstance(e, RoundEnd) and e.win > 0)
+    assert a.reason == StopReason.ROUNDS
+    assert wins > 100  # many wins, none offered the gamble
+    assert kinds <= {"feature_start", "free_spin"}
+    assert all(e.type not in ("gamble_card", "gamble_end") for r in s.history for e in r.events)
+
+
+def test_autoplay_wallet() -> None:
+    s = new(seed=4)
+    a = Autoplay(s, AutoplayLimits(rounds=300, stop_on_feature=False))
+    total_win = 0
+    while a.running:
+        events = a.step()
+        total_win += sum(e.win for e in events if isinstance(e, RoundEnd))
+    assert s.balance == 100_000 - 300 * 90 + total_win
+    assert a.net_loss == 300 * 90 - total_win
+
+
+def test_autoplay_uses_the_session_bet() -> None:
+    s = new(bet=Bet(3, 25))
+    Autoplay(s, AutoplayLimits(rounds=5, stop_on_feature=False)).run()
+    assert {(r.bet, r.stake) for r in s.history} == {(Bet(3, 25), 75)}
+
+
+@pytest.mark.parametrize("rounds", [0, -1, True, 1.5, "5", None])
+def test_rounds_validation(rounds: Any) -> None:
+    with pytest.raises(EngineError, match="autoplay needs at least 1 round"):
+        AutoplayLimits(rounds=rounds)
+
+
+@pytest.mark.parametrize("name", ["loss_limit", "single_win_limit"])
+@pytest.mark.parametrize("value", [0, -5, True, 2.5, "100"])
+def test_limit_validation(name: str, value: Any) -> None:
+    with pytest.raises(EngineError, match=f"autoplay {name} must be a positive amount of minor units"):
+        AutoplayLimits(rounds=5, **{name: value})
+
+
+def test_valid_limits() -> None:
+    lim = AutoplayLimits(rounds=1, loss_limit=1, single_win_limit=1, stop_on_feature=False)
+    assert (lim.rounds, lim.loss_limit, lim.single_win_limit, lim.stop_on_feature) == (1, 1, 1, False)
+    assert AutoplayLimits(rounds=3).loss_limit is None

@@ -1,0 +1,171 @@
+"""pyengine.cli: ``python -m pyengine games | rtp | simulate | play`` through `main`."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from pyengine.cli import main
+from pyengine.games import GAME_IDS, get_game
+from pyengine.games.book_of_spells import BookOfSpells
+from pyengine.math import rtp as rtp_module
+from pyengine.math.book_of_spells import CapEstimate, book_math, cap_excess
+from pyengine.math.simulate import simulate
+
+
+def run_ok(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_games(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_ok(capsys, ["games"])
+    assert out.splitlines() == list(GAME_IDS)
+    assert "book_of_spells" in out.splitlines()
+
+
+def test_rtp_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cap's simulated correction with 100 instead of 2000 features per symbol: this test is about
+    # the command (tests/test_math.py checks the full report); everything exact is unchanged.
+    real = cap_excess
+
+    def quick(game: BookOfSpells, cap_x: int, *, features_per_symbol: int, seed: int) -> CapEstimate:
+        assert features_per_symbol == 2000
+        return real(game, cap_x, features_per_symbol=100, seed=seed)
+
+    monkeypatch.setattr(rtp_module, "cap_excess", quick)
+    report = json.loads(run_ok(capsys, ["rtp", "book_of_spells", "--json"]))
+    assert report["free_spin_cap"]["features_simulated"] == 900
+    assert {"game", "rtp", "target_rtp", "method", "breakdown", "max_win_x"} <= set(report)
+    assert report["game"] == "book_of_spells"
+    assert report["target_rtp"] == 0.9613
+    assert abs(report["rtp"] - 0.9613) < 0.0002
+    assert isinstance(report["method"], str)
+    assert report["method"].startswith("exact")
+    assert sum(report["breakdown"].values()) == pytest.approx(report["rtp"], abs=1e-12)
+    assert report["max_win_x"] == pytest.approx(5000 + 6940 / 9)
+    # The exact figure itself is pinned in tests/test_math.py.
+    game = get_game("book_of_spells")
+    assert isinstance(game, BookOfSpells)
+    assert Fraction(report["rtp_uncapped_exact"]) == book_math(game).rtp_uncapped
+
+
+SIM_KEYS = {"game", "rounds", "rtp", "ci95", "hit_rate", "stdev", "max_win_x", "features", "rounds_per_second"}
+
+
+@pytest.mark.parametrize("choices", ["first", "random"])
+def test_simulate_json(capsys: pytest.CaptureFixture[str], choices: str) -> None:
+    argv = ["simulate", "book_of_spells", "--rounds", "2000", "--seed", "3", "--choices", choices, "--json"]
+    out = run_ok(capsys, argv)
+    result = json.loads(out)
+    assert set(result) >= SIM_KEYS
+    assert result["game"] == "book_of_spells"
+    assert result["rounds"] == 2000
+    assert result["choices"] == choices
+    assert result["rounds_per_second"] > 0
+    assert isinstance(result["features"], dict)
+    # The command is the library's simulate with the same arguments.
+    same = simulate("book_of_spells", 2000, seed=3, choices=choices)
+    assert result["total_win"] == same.total_win
+    assert result["rtp"] == same.rtp
+    assert result["ci95"] == same.ci95
+    assert result["hit_rate"] == same.hit_rate
+
+
+def test_simulate_text(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_ok(capsys, ["simulate", "book_of_spells", "--rounds", "300", "--seed", "0x10"])
+    assert out.startswith("book_of_spells (base): 300 rounds, RTP ")
+    assert "rounds/s" in out
+    assert len(out.splitlines()) == 1
+
+
+def _play(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
+    out = run_ok(capsys, ["play", "book_of_spells", *args, "--jsonl"])
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("choices", ["first", "random"])
+def test_play_jsonl(capsys: pytest.CaptureFixture[str], choices: str) -> None:
+    rounds = _play(capsys, "--seed", "5", "--rounds", "40", "--choices", choices)
+    assert len(rounds) == 40
+    previous = None
+    for r in rounds:
+        assert set(r) == {"seed", "bet", "win", "balance_before", "balance_after", "events"}
+        assert r["bet"] == {"lines": 9, "bet_per_line": 10, "total": 90}
+        assert r["balance_after"] == r["balance_before"] - r["bet"]["total"] + r["win"]
+        if previous is not None:
+            assert r["balance_before"] == previous["balance_after"]
+        previous = r
+        events = r["events"]
+        assert events[0]["type"] == "round_start"
+        assert events[0]["seed"] == r["seed"]
+        assert events[0]["balance"] == r["balance_before"] - 90
+        assert events[-1] == {"type": "round_end", "win": r["win"], "balance": r["balance_after"]}
+        if choices == "first":
+            assert all(e["choice"] in ("collect", "start", "spin") for e in events if e["type"] == "choice_made")
+    assert rounds[0]["balance_before"] == 100_000
+    assert _play(capsys, "--seed", "5", "--rounds", "40", "--choices", choices) == rounds
+
+
+def test_play_default_one_round(capsys: pytest.CaptureFixture[str]) -> None:
+    rounds = _play(capsys, "--seed", "7")
+    assert len(rounds) == 1
+    assert rounds[0]["events"][-1]["type"] == "round_end"
+
+
+def _bad(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.endswith("\n")
+    assert len(err.splitlines()) == 1
+    assert err.startswith("pyengine: ")
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["rtp", "no_such_game"], "invalid choice: 'no_such_game'"),
+        (["simulate", "no_such_game", "--rounds", "5"], "invalid choice"),
+        (["play", "no_such_game", "--jsonl"], "invalid choice"),
+        (["simulate", "book_of_spells", "--rounds", "0"], "'0' must be at least 1"),
+        (["simulate", "book_of_spells", "--rounds", "-3"], "must be at least 1"),
+        (["simulate", "book_of_spells", "--rounds", "many"], "'many' is not a whole number"),
+        (["simulate", "book_of_spells"], "--rounds"),
+        (["simulate", "book_of_spells", "--rounds", "5", "--seed", "abc"], "seed 'abc' is not a whole number"),
+        (["play", "book_of_spells", "--seed", "abc", "--jsonl"], "seed 'abc' is not a whole number"),
+        (["play", "book_of_spells", "--seed", str(2**64), "--jsonl"], "must be between 0 and 2**64-1"),
+        (["play", "book_of_spells", "--seed", "5"], "--jsonl"),
+        (["play", "book_of_spells", "--rounds", "0", "--jsonl"], "must be at least 1"),
+        (["simulate", "book_of_spells", "--rounds", "5", "--choices", "best"], "invalid choice: 'best'"),
+        ([], "command"),
+        (["jackpot"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str) -> None:
+    assert fragment in _bad(capsys, argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rtp", "book_of_spells", "--mode", "buy"],
+        ["rtp", "book_of_spells", "--mode", "buy", "--json"],
+        ["simulate", "book_of_spells", "--rounds", "5", "--mode", "buy"],
+    ],
+)
+def test_unknown_mode_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # An engine error (not argparse): main returns 2 after printing one line.
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "pyengine: book_of_spells has no mode 'buy'; its modes are base\n"
