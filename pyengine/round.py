@@ -23,12 +23,16 @@ class Decision:
     """A point where the round waits for the player.
 
     ``choices`` lists what is allowed (the first is what autoplay and ``--choices first``
-    take); ``feature`` marks the start of a feature, where autoplay can stop.
+    take); ``feature`` marks the start of a feature, where autoplay can stop;
+    ``on_restore`` is the choice taken at once when a saved session is restored while
+    the round waits here (Book of Spells credits a win left at Collect), or None to
+    let the player carry on.
     """
 
     kind: str
     choices: tuple[str, ...]
     feature: bool = False
+    on_restore: str | None = None
 
 
 class RoundContext:

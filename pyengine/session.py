@@ -374,6 +374,8 @@ class Session:
             s._replay(rd)
             if clock() * 1000 - _int(rd["time_ms"]) > PENDING_DAYS * 86_400_000:
                 s.settle()
+            elif s.pending is not None and s.pending.on_restore is not None:
+                s.choose(s.pending.on_restore)
         return s
 
     def _verify(self, record: RoundRecord) -> None:

@@ -421,12 +421,20 @@ def test_restore_at_idle() -> None:
     assert continue_and_log(c, [], 6) == continue_and_log(a, [], 6)
 
 
-def test_restore_mid_collect_or_gamble() -> None:
-    check_restore(win_seed(), ["collect"], 0, "collect_or_gamble")
-
-
-def test_restore_mid_collect_or_gamble_then_gamble() -> None:
-    check_restore(win_seed(), ["gamble", "black", "red", "black"], 0, "collect_or_gamble")
+def test_restore_at_collect_credits_the_win() -> None:
+    # Rule: quitting while Collect is offered in the base game credits the win.
+    s = new(seed=8)
+    play_round(s)
+    s.spin(seed=win_seed())
+    assert s.pending is not None
+    assert s.pending.kind == "collect_or_gamble"
+    win, before = s.round_win, s.balance
+    r = Session.restore(s.snapshot(), clock=clock)
+    assert not r.in_round
+    assert r.balance == before + win
+    last = r.last_round
+    assert last is not None
+    assert (last.choices, last.win) == (("collect",), win)
 
 
 @pytest.mark.parametrize("cut", [1, 2])
@@ -454,6 +462,7 @@ def test_restore_mid_free_spins(cut: int) -> None:
 def test_restore_settles_a_round_left_too_long() -> None:
     s = new()
     s.spin(seed=win_seed())
+    s.choose("gamble")  # waiting in the gamble: a reload in time lets the player carry on
     win = s.round_win
     text = s.snapshot()
     late = NOW + PENDING_DAYS * 86_400 + 1
@@ -462,7 +471,7 @@ def test_restore_settles_a_round_left_too_long() -> None:
     assert settled.balance == s.balance + win
     last = settled.last_round
     assert last is not None
-    assert last.choices == ("collect",)
+    assert last.choices == ("gamble", "collect")
     early = Session.restore(text, clock=lambda: NOW + PENDING_DAYS * 86_400 - 1)
     assert early.pending == s.pending
 
@@ -473,6 +482,7 @@ def _mid_round_snapshot() -> str:
     for _ in range(3):
         play_round(s)
     s.spin(seed=win_seed())
+    s.choose("gamble")
     return s.snapshot()
 
 

@@ -19,7 +19,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("H", "D", "C", "S")
 _RED = frozenset({"H", "D"})
 
-COLLECT_OR_GAMBLE = Decision("collect_or_gamble", ("collect", "gamble"))
+# A page closed while Collect is offered: the win is credited when the player returns.
+COLLECT_OR_GAMBLE = Decision("collect_or_gamble", ("collect", "gamble"), on_restore="collect")
 GAMBLE_CHOICE = Decision("gamble", ("collect", "red", "black"))
 
 
