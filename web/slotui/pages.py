@@ -105,10 +105,10 @@ def rules_html(
         "<h4>Autoplay</h4><p>Autoplay spins at the current bet and collects wins. It stops after the number "
         "of rounds, before a round that would pass the loss limit, after a win at or above the single-win "
         "limit, when free spins are won (if chosen), or when you press Stop.</p>",
-        "<h4>Recovery</h4><p>The game is saved in this browser after every step. If you reload or close the "
-        "page during a round, free spins or the gamble, you continue exactly where you left off; the chosen "
-        "expanding symbol is shown above the reels. A round left waiting for more than 90 days is collected "
-        "automatically.</p>",
+        "<h4>Recovery</h4><p>The game is saved in this browser after every step. If you leave while Collect "
+        "is offered, the win is credited when you come back. If you reload or close the page during free "
+        "spins or the gamble, you continue exactly where you left off; the chosen expanding symbol is shown "
+        "above the reels. A round left waiting for more than 90 days is collected automatically.</p>",
         "<h4>Keyboard</h4><p>Spin/stop: Space, Enter, S, 0. Bet: Numpad + and −. Bet Max: B. Lines: ← → or 1 2. "
         "Collect: Space, Enter, 7. Gamble: 5, then 5 red, 6 black. Paytable: P, 8. Help: H, 9. Autoplay: A.</p>",
         "<h4>Figures</h4><ul>",
