@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The project's one entry point.
 
-    python3 build.py test    ruff, mypy --strict, pytest (creates .venv and installs what it needs)
-    python3 build.py bench   engine throughput per game and the time of each exact RTP
+    python3 build.py build   the static site in site/: pages, assets, the engine wheel, Pyodide, PyScript
+    python3 build.py serve   build, then serve site/ on http://127.0.0.1:8000 (--port, --base /demos/slots/)
+    python3 build.py test    ruff, mypy --strict, pytest: engine tests, then the site in headless Chromium
+    python3 build.py bench   engine throughput, exact RTP timings, then page load times in headless Chromium
 
 Everything it needs is installed on first use; later runs reuse the virtual environment
 until ``pyproject.toml`` changes.
@@ -11,16 +13,25 @@ until ``pyproject.toml`` changes.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
+import http.server
 import json
+import mimetypes
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+import urllib.parse
 import venv
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -32,10 +43,12 @@ def log(msg: str) -> None:
     print(f"[build] {msg}", flush=True)
 
 
-def run(cmd: Sequence[object], *, env: dict[str, str] | None = None, cwd: Path = ROOT) -> None:
+def run(
+    cmd: Sequence[object], *, env: dict[str, str] | None = None, cwd: Path = ROOT, ok: Sequence[int] = (0,)
+) -> None:
     log(" ".join(str(c) for c in cmd))
     result = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, check=False)
-    if result.returncode != 0:
+    if result.returncode not in ok:
         log(f"failed with status {result.returncode}: {' '.join(str(c) for c in cmd)}")
         sys.exit(result.returncode)
 
@@ -68,15 +81,666 @@ def ensure_npm() -> None:
     run([npm, "ci", "--no-audit", "--no-fund"])
 
 
+# -- the static site -----------------------------------------------------------------------
+
+SITE = ROOT / "site"
+CACHE = ROOT / "build" / "site-cache"  # wheel, RTP figures and gzip files, reused across builds
+WEB = ROOT / "web"
+STATIC = ROOT / "static"
+PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
+PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
+# What a page needs of Pyodide: the loader, the Emscripten module, the binary, the standard
+# library and the lock file (read at start-up even when no package is loaded).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+SITE_PAGES = ("index.html", "play.html")
+SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js")
+COMPRESSIBLE = frozenset(
+    {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".py", ".wasm", ".bin", ".txt", ".md"}
+)
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".py": "text/x-python; charset=utf-8",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".bin": "application/octet-stream",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+}
+SW_PLACEHOLDER = 'const BUILD = { version: "dev", files: [] };'
+
+# Makes pyodide/snapshot.bin under Node.js: Pyodide's memory right after start-up with the
+# engine wheel unpacked and the engine, the client and the standard modules they use already
+# imported. Restoring it skips Python's initialisation in the browser (seconds on a slow
+# machine). The files themselves are not in the snapshot: PyScript's `files` writes them again.
+SNAPSHOT_JS = r"""
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, wheel, clientDir, out] = process.argv.slice(1);  // node -e: no script path
+const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
+const py = await loadPyodide({
+  indexURL: pyodideDir + "/", _makeSnapshot: true, stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
+});
+const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+py.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
+py.FS.mkdirTree("/home/pyodide/slotui");
+for (const name of readdirSync(clientDir).filter((n) => n.endsWith(".py"))) {
+  py.FS.writeFile(`/home/pyodide/slotui/${name}`, new Uint8Array(readFileSync(join(clientDir, name))));
+}
+const imported = py.runPython(`
+import importlib, pkgutil, json
+import pyengine, slotui
+STDLIB = ["asyncio", "decimal", "fractions", "json", "html", "secrets", "shutil", "traceback", "zipfile",
+          "importlib.metadata", "pyodide.ffi"]
+SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
+names = list(STDLIB)
+for pkg in (pyengine, slotui):
+    names += [m.name for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
+              if not m.name.startswith(SKIP)]
+for name in names:
+    importlib.import_module(name)
+from pyengine.games import GAME_IDS, get_game
+for gid in GAME_IDS:  # load and check each game's data once, here rather than in every browser
+    get_game(gid)
+json.dumps(names)
+`);
+writeFileSync(out, py.makeMemorySnapshot());
+console.log(imported);
+"""
+
+GAMES_CODE = r"""
+import json, sys
+from pyengine.games import GAME_IDS, get_game
+ids, with_rtp = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
+out = []
+for gid in ids:
+    game = get_game(gid)
+    bets = game.bets
+    desc = game.describe()
+    totals = {}
+    for lines in bets.lines:
+        for level in bets.levels:
+            totals.setdefault(lines * level, []).append({"lines": lines, "bet_per_line": level})
+    item = {
+        "id": gid,
+        "name": game.name,
+        "version": game.version,
+        "target_rtp": float(game.target_rtp),
+        "currency": bets.currency,
+        "minor_per_major": bets.minor_per_major,
+        "lines": list(bets.lines),
+        "bet_per_line": list(bets.levels),
+        "default_bet": bets.default.to_json(),
+        "max_bet": bets.max_bet.to_json(),
+        "bets": [
+            {"total": t, "text": bets.format(t), "options": sorted(o, key=lambda b: -b["lines"])}
+            for t, o in sorted(totals.items())
+        ],
+        "symbols": [{"id": s["id"], "name": s["name"], "kind": s["kind"]} for s in desc["symbols"]],
+    }
+    if gid in with_rtp:
+        from pyengine.math.rtp import rtp_report
+        report = rtp_report(gid)
+        item["rtp"] = report["rtp"]
+        item["max_win_x"] = report["max_win_x"]
+    out.append(item)
+print(json.dumps(out))
+"""
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _tree_files(top: Path) -> Iterator[Path]:
+    """Files under ``top``, sorted, without caches."""
+    for path in sorted(top.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path
+
+
+def _tree_hash(*paths: Path) -> str:
+    """A hash of the names and contents of every file under ``paths`` (files or folders)."""
+    h = hashlib.sha256()
+    for top in paths:
+        files = [top] if top.is_file() else list(_tree_files(top))
+        for f in files:
+            h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _copy(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+def build_wheel(python: Path) -> Path:
+    """The engine wheel of this checkout, built once per change of its sources (cached).
+
+    Built from a copy of the sources in a temporary folder, as ``tests/test_pyodide.py`` does:
+    from the checkout, ``python -m build`` would run this very file.
+    """
+    sources = [ROOT / "pyengine", ROOT / "pyproject.toml"]
+    sources += [ROOT / n for n in ("README.md", "LICENSE", "MANIFEST.in") if (ROOT / n).exists()]
+    key = _tree_hash(*sources)[:20]
+    cached = sorted((CACHE / f"wheel-{key}").glob("pyengine-*-py3-none-any.whl"))
+    if cached:
+        return cached[0]
+    log("building the engine wheel")
+    with tempfile.TemporaryDirectory(prefix="pyengine-wheel-") as tmp:
+        base = Path(tmp)
+        src, out = base / "src", base / "dist"
+        for s in sources:
+            if s.is_dir():
+                shutil.copytree(s, src / s.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            else:
+                _copy(s, src / s.name)
+        # Fixed timestamps inside the zip: the same sources give the same wheel bytes.
+        env = dict(os.environ, SOURCE_DATE_EPOCH="315532800")
+        cmd = [str(python), "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(src)]
+        proc = subprocess.run(cmd, env=env, cwd=base, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            log(f"building the wheel failed ({' '.join(cmd)}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+            sys.exit(1)
+        wheels = sorted(out.glob("pyengine-*-py3-none-any.whl"))
+        if len(wheels) != 1:
+            log(f"expected one pure-Python wheel in {out}, found {sorted(p.name for p in out.iterdir())}")
+            sys.exit(1)
+        dest = CACHE / f"wheel-{key}" / wheels[0].name
+        _copy(wheels[0], dest)
+    return dest
+
+
+def playable_games(python: Path) -> list[str]:
+    """Engine games that also have a client module (``web/slotui/<id>.py``): the lobby's games."""
+    res = subprocess.run(
+        [str(python), "-c", "import json; from pyengine.games import GAME_IDS; print(json.dumps(GAME_IDS))"],
+        capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
+    )
+    ids: list[str] = json.loads(res.stdout)
+    missing = [g for g in ids if not (WEB / "slotui" / f"{g}.py").exists()]
+    if missing:
+        log(f"not in the lobby (no web/slotui/<id>.py yet): {', '.join(missing)}")
+    return [g for g in ids if g not in missing]
+
+
+def game_entries(python: Path, ids: list[str]) -> list[dict[str, Any]]:
+    """games.json's entries: bets from the engine, and the exact RTP (cached per engine version)."""
+    key = _tree_hash(ROOT / "pyengine")[:20]
+    rtp_file = CACHE / f"rtp-{key}.json"
+    rtp: dict[str, dict[str, float]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
+    need = [g for g in ids if g not in rtp]
+    if need:
+        log(f"computing the exact RTP of {', '.join(need)} (cached until pyengine/ changes)")
+    res = subprocess.run(
+        [str(python), "-c", GAMES_CODE, json.dumps(ids), json.dumps(need)],
+        capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
+    )
+    if res.returncode != 0:
+        log(f"reading the games from the engine failed:\n{res.stderr}")
+        sys.exit(1)
+    entries: list[dict[str, Any]] = json.loads(res.stdout)
+    for e in entries:
+        if "rtp" in e:
+            rtp[e["id"]] = {"rtp": e["rtp"], "max_win_x": e["max_win_x"]}
+    if need:
+        rtp_file.parent.mkdir(parents=True, exist_ok=True)
+        rtp_file.write_text(json.dumps(rtp, indent=1, sort_keys=True))
+    for e in entries:
+        e.update(rtp[e["id"]])
+        e["assets"] = game_assets(e["id"], [s["id"] for s in e["symbols"]], e["symbols"])
+    return entries
+
+
+def game_assets(game_id: str, symbol_ids: list[str], symbols: list[dict[str, str]]) -> dict[str, Any]:
+    """Paths (relative to the site) of a game's art that exists; tile.svg may not exist yet."""
+    folder = STATIC / "games" / game_id
+
+    def rel(p: Path) -> str | None:
+        return p.relative_to(ROOT).as_posix() if p.is_file() else None
+
+    sym = {s: rel(folder / "symbols" / f"{s}.svg") for s in symbol_ids}
+    wild = next((s["id"] for s in symbols if "wild" in s["kind"]), symbol_ids[0] if symbol_ids else "")
+    return {
+        "tile": rel(folder / "tile.svg"),
+        "background": rel(folder / "background.svg"),
+        "frame": rel(folder / "frame.svg"),
+        "emblem": sym.get(wild),
+        "symbols": {k: v for k, v in sym.items() if v is not None},
+    }
+
+
+def _static_imports(js: str) -> list[str]:
+    """Relative modules a bundle imports statically (``from"./x.js"``, ``import"./x.js"``)."""
+    return re.findall(r'(?:\bfrom|\bimport)\s*"\./([\w.-]+\.js)"', js)
+
+
+def pyscript_files() -> tuple[list[str], list[str]]:
+    """(the PyScript dist files a page loads, the plugin switches for pyscript.json).
+
+    A page loads ``core.js`` and what it imports statically. PyScript imports every plugin
+    unless the config turns it off with ``"!name"``; all are turned off (the page uses no
+    editor or terminal), and ``"!error"`` keeps the error plugin's module (it is always
+    imported) but stops it writing errors into the page, which boot.js shows itself.
+    """
+    dist = PYSCRIPT_DIR / "dist"
+    plugins_js = (PYSCRIPT_DIR / "src" / "plugins.js").read_text(encoding="utf-8")
+    plugins = re.findall(r'^\s*\[?"?([\w-]+)"?\]?:\s*\(\)\s*=>', plugins_js, re.M)
+    if "error" not in plugins:
+        log(f"unexpected PyScript plugin list in {PYSCRIPT_DIR / 'src' / 'plugins.js'}: {plugins}")
+        sys.exit(1)
+    needed: list[str] = []
+    todo = ["core.js"]
+    core_chunk = ""
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        needed.append(name)
+        text = (dist / name).read_text(encoding="utf-8")
+        if name.startswith("core-"):
+            core_chunk = text
+        todo += _static_imports(text)
+    m = re.search(r'error:\(\)=>import\("\./(error-[\w-]+\.js)"\)', core_chunk)
+    if m is None:
+        log("cannot find PyScript's error plugin chunk in its core bundle")
+        sys.exit(1)
+    todo = [m.group(1)]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.append(name)
+            todo += _static_imports((dist / name).read_text(encoding="utf-8"))
+    return sorted(needed), [f"!{p}" for p in plugins]
+
+
+def _gzip_cached(data: bytes) -> bytes:
+    key = _sha256(data)
+    cached = CACHE / "gz" / f"{key}.gz"
+    if cached.exists():
+        return cached.read_bytes()
+    packed = gzip.compress(data, compresslevel=9, mtime=0)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(packed)
+    return packed
+
+
+def make_snapshot(wheel: Path, client: Path) -> Path | None:
+    """Pyodide's memory snapshot for this wheel and client (cached); None where Node.js fails."""
+    node = shutil.which("node")
+    if node is None:
+        log("WARNING: no node on PATH: the site starts Python without a snapshot (slower)")
+        return None
+    h = hashlib.sha256(SNAPSHOT_JS.encode())
+    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), wheel, *sorted(client.glob("*.py"))]:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    out = CACHE / f"snapshot-{h.hexdigest()[:20]}.bin"
+    if out.exists():
+        return out
+    log("making the Pyodide memory snapshot (Node.js; cached until Pyodide, the wheel or the client change)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".partial")
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(wheel), str(client), str(tmp)],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )
+    if proc.returncode != 0 or not tmp.exists():
+        log(f"WARNING: the snapshot failed; the site starts Python without it:\n{proc.stderr[-3000:]}")
+        return None
+    tmp.rename(out)
+    return out
+
+
+@dataclass
+class SiteBuild:
+    """What `build_site` wrote."""
+
+    path: Path
+    version: str
+    files: list[str]
+    raw_bytes: int
+    gzip_bytes: int
+    games: list[str] = field(default_factory=list)
+
+
+def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) -> SiteBuild:
+    """Write the static site to ``out`` (replaced whole when done). ``python`` has the dev extra.
+
+    With ``snapshot``, Python starts from a memory snapshot made at build time (see
+    `make_snapshot`): seconds faster, at the price of a larger download.
+    """
+    if not (PYODIDE_DIR / "pyodide.mjs").exists() or not (PYSCRIPT_DIR / "dist" / "core.js").exists():
+        ensure_npm()
+    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
+    py_version = ".".join(lock["info"]["python"].split(".")[:2])
+    site_packages = f"/lib/python{py_version}/site-packages"
+    tmp = out.with_name(out.name + ".partial")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+
+    # Pages, their scripts, the Python client and the game's entry point.
+    for name in (*SITE_PAGES, *SITE_SCRIPTS):
+        _copy(WEB / name, tmp / name)
+    if (WEB / "main.py").exists():
+        _copy(WEB / "main.py", tmp / "main.py")
+    else:
+        log("WARNING: web/main.py is missing: play.html will not reach ready")
+    client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
+    for p in client:
+        _copy(p, tmp / p.relative_to(WEB))
+    # Hand-made assets.
+    for p in _tree_files(STATIC):
+        _copy(p, tmp / p.relative_to(ROOT))
+    # The runtimes: only what a page loads.
+    for name in PYODIDE_FILES:
+        _copy(PYODIDE_DIR / name, tmp / "pyodide" / name)
+    ps_files, ps_plugins = pyscript_files()
+    for name in ps_files:
+        text = (PYSCRIPT_DIR / "dist" / name).read_text(encoding="utf-8")
+        # Their source maps are not shipped: drop the reference so devtools do not ask for them.
+        text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
+        (tmp / "pyscript").mkdir(exist_ok=True)
+        (tmp / "pyscript" / name).write_text(text, encoding="utf-8")
+    # The engine wheel, unpacked into site-packages by PyScript's `files` (no micropip).
+    wheel = build_wheel(python)
+    _copy(wheel, tmp / "wheels" / wheel.name)
+    files: dict[str, str] = {f"./wheels/{wheel.name}": f"{site_packages}/*"}
+    for p in client:
+        rel = p.relative_to(WEB).as_posix()
+        files[f"./{rel}"] = f"./{rel}"
+    interpreter = "./pyodide/pyodide.mjs"
+    snap = make_snapshot(wheel, WEB / "slotui") if snapshot else None
+    if snap is not None:
+        _copy(snap, tmp / "pyodide" / "snapshot.bin")
+        _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
+        interpreter = "./pyodide/boot.mjs"
+    config = {"interpreter": interpreter, "plugins": ps_plugins, "files": files}
+    (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
+    # The lobby's list, from the engine.
+    ids = playable_games(python)
+    engine = json.loads(
+        subprocess.run(
+            [str(python), "-c", "import json, pyengine; print(json.dumps(pyengine.__version__))"],
+            capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
+        ).stdout
+    )
+    games = {
+        "engine": {"version": engine, "wheel": f"wheels/{wheel.name}"},
+        "runtime": {
+            "pyodide": _npm_version(PYODIDE_DIR),
+            "pyscript": _npm_version(PYSCRIPT_DIR),
+            "python": lock["info"]["python"],
+        },
+        "games": game_entries(python, ids),
+    }
+    (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
+
+    # The service worker: the build's hash and every file to precache.
+    listed = [p for p in _tree_files(tmp) if p.name != "sw.js"]
+    h = hashlib.sha256()
+    for p in listed:
+        h.update(p.relative_to(tmp).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    version = h.hexdigest()[:16]
+    rel_files = [p.relative_to(tmp).as_posix() for p in listed]
+    sw = (WEB / "sw.js").read_text(encoding="utf-8")
+    if SW_PLACEHOLDER not in sw:
+        log(f"web/sw.js has no line {SW_PLACEHOLDER!r} to fill in")
+        sys.exit(1)
+    build_line = f"const BUILD = {json.dumps({'version': version, 'files': rel_files})};"
+    (tmp / "sw.js").write_text(sw.replace(SW_PLACEHOLDER, build_line), encoding="utf-8")
+
+    # Precompressed copies next to the files, for servers that use them (build.py serve does).
+    raw_total = gz_total = 0
+    for p in list(_tree_files(tmp)):
+        data = p.read_bytes()
+        raw_total += len(data)
+        packed = _gzip_cached(data) if p.suffix in COMPRESSIBLE and len(data) >= 512 else b""
+        if packed and len(packed) < 0.9 * len(data):
+            p.with_name(p.name + ".gz").write_bytes(packed)
+            gz_total += len(packed)
+        else:
+            gz_total += len(data)
+
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+    return SiteBuild(out, version, [*rel_files, "sw.js"], raw_total, gz_total, ids)
+
+
+def _npm_version(package_dir: Path) -> str:
+    return str(json.loads((package_dir / "package.json").read_text())["version"])
+
+
+def cmd_build(args: argparse.Namespace) -> None:
+    ensure_venv()
+    ensure_npm()
+    out = Path(args.out).resolve() if args.out else SITE
+    b = build_site(out, snapshot=not args.no_snapshot)
+    log(
+        f"site {b.version} in {b.path}: {len(b.files)} files, {b.raw_bytes / 1e6:.1f} MB "
+        f"({b.gzip_bytes / 1e6:.1f} MB gzip); games: {', '.join(b.games) or 'none'}"
+    )
+
+
+# -- the local server --------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    """One answered request (for the benchmark's byte counts)."""
+
+    path: str
+    status: int
+    raw_bytes: int
+    sent_bytes: int
+    encoding: str
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    """Serves a built site under ``base`` with the right MIME types, ETags and gzip."""
+
+    daemon_threads = True
+
+    def __init__(self, site: Path, *, host: str = "127.0.0.1", port: int = 8000, base: str = "/", quiet: bool = False):
+        if not (base.startswith("/") and base.endswith("/")):
+            raise ValueError(f"base must start and end with '/', e.g. /demos/slots/, not {base!r}")
+        self.site = site.resolve()
+        self.base = base
+        self.quiet = quiet
+        self.served: list[Served] = []
+        self.lock = threading.Lock()
+        self._gz: dict[tuple[str, int, int], bytes] = {}
+        super().__init__((host, port), SiteHandler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}{self.base}"
+
+    def gzipped(self, path: Path, data: bytes) -> bytes:
+        """A gzip body for ``path``: its precompressed .gz, else compressed once and kept."""
+        pre = path.with_name(path.name + ".gz")
+        if pre.is_file():
+            return pre.read_bytes()
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        with self.lock:
+            hit = self._gz.get(key)
+        if hit is None:
+            hit = gzip.compress(data, compresslevel=6, mtime=0)
+            with self.lock:
+                self._gz[key] = hit
+        return hit
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser that drops a connection it no longer needs is not an error worth a traceback.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+    def start(self) -> threading.Thread:
+        """Serve from a daemon thread (tests, benchmark)."""
+        t = threading.Thread(target=self.serve_forever, name="site-server", daemon=True)
+        t.start()
+        return t
+
+
+def _accepts_gzip(header: str) -> bool:
+    for part in header.split(","):
+        token, _, params = part.strip().partition(";")
+        if token.strip().lower() in ("gzip", "*"):
+            q = params.strip()
+            return not (q.startswith("q=") and float(q[2:] or 0) == 0)
+    return False
+
+
+class SiteHandler(http.server.BaseHTTPRequestHandler):
+    server_version = "slot-studio"
+    protocol_version = "HTTP/1.1"
+
+    @property
+    def site_server(self) -> SiteServer:
+        return cast(SiteServer, self.server)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.site_server.quiet:
+            sys.stderr.write(f"[serve] {self.address_string()} {format % args}\n")
+
+    def do_HEAD(self) -> None:
+        self._answer(body=False)
+
+    def do_GET(self) -> None:
+        self._answer(body=True)
+
+    def _record(self, path: str, status: int, raw: int, sent: int, encoding: str) -> None:
+        with self.site_server.lock:
+            self.site_server.served.append(Served(path, status, raw, sent, encoding))
+
+    def _plain(self, status: int, text: str, headers: dict[str, str] | None = None) -> None:
+        data = text.encode()
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self._record(self.path, status, len(data), len(data), "")
+
+    def _answer(self, *, body: bool) -> None:
+        srv = self.site_server
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+        if not path.startswith(srv.base):
+            if path == "/" or path == srv.base.rstrip("/"):
+                self._plain(302, f"the site is at {srv.base}\n", {"Location": srv.base})
+            else:
+                self._plain(404, f"not found: {path} (the site is at {srv.base})\n")
+            return
+        rel = path[len(srv.base):]
+        if rel == "" or rel.endswith("/"):
+            rel += "index.html"
+        file = (srv.site / rel).resolve()
+        if not file.is_relative_to(srv.site) or not file.is_file() or file.suffix == ".gz":
+            self._plain(404, f"not found: {path}\n")
+            return
+        data = file.read_bytes()
+        st = file.stat()
+        ctype = MIME_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        encoding = ""
+        payload = data
+        if file.suffix in COMPRESSIBLE and len(data) >= 512 and _accepts_gzip(self.headers.get("Accept-Encoding", "")):
+            packed = srv.gzipped(file, data)
+            if len(packed) < len(data):
+                payload, encoding = packed, "gzip"
+        etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}{"-gz" if encoding else ""}"'
+        status = 304 if etag in (self.headers.get("If-None-Match") or "") else 200
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("ETag", etag)
+        # Revalidate every time: a rebuilt file is never taken from a stale HTTP cache.
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if file.suffix in COMPRESSIBLE:
+            self.send_header("Vary", "Accept-Encoding")
+        if status == 304:
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self._record(path, 304, 0, 0, encoding)
+            return
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if body:
+            try:
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                return
+        self._record(path, 200, len(data), len(payload), encoding)
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    if not args.no_build:
+        cmd_build(argparse.Namespace(out=None, no_snapshot=args.no_snapshot))
+    base = args.base if args.base.endswith("/") else args.base + "/"
+    if not base.startswith("/"):
+        base = "/" + base
+    server = SiteServer(SITE, host=args.host, port=args.port, base=base, quiet=args.quiet)
+    print(f"Serving {SITE} at {server.url}  (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print()
+    finally:
+        server.server_close()
+
+
+# -- Chromium for the browser tests --------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def ensure_chromium() -> None:
+    """Install Debian's Chromium where it is missing (the browser tests drive it with Playwright)."""
+    if CHROMIUM.exists():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        log(f"{CHROMIUM} is missing and cannot be installed here (needs apt-get as root): install Chromium")
+        sys.exit(1)
+    log(f"{CHROMIUM} is missing: installing Debian's chromium package (takes a minute)")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run([apt, "update", "-q"], env=env)
+    run([apt, "install", "-y", "-q", "chromium"], env=env)
+    if not CHROMIUM.exists():
+        log(f"apt-get installed chromium but {CHROMIUM} is still missing")
+        sys.exit(1)
+    log(f"installed {subprocess.run([str(CHROMIUM), '--version'], capture_output=True, text=True).stdout.strip()}")
+
+
 def cmd_test(args: argparse.Namespace) -> None:
     ensure_venv()
     ensure_npm()
+    ensure_chromium()
     run([PY, "-m", "ruff", "check", "pyengine", "tests", "build.py"])
     run([PY, "-m", "mypy"])
     pytest: list[object] = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    if args.pytest_args:
-        pytest += args.pytest_args
-    run(pytest)
+    extra = list(args.pytest_args or [])
+    # The engine and client tests first; the browser tests (marked `browser`) after them.
+    run([*pytest, "-m", "not browser", *extra])
+    log("browser tests: the built site in headless Chromium")
+    run([*pytest, "-m", "browser", *extra], ok=(0, 5))
     log("all tests passed")
 
 
@@ -142,10 +806,18 @@ def cmd_bench(args: argparse.Namespace) -> None:
     for line in res.stdout.splitlines():
         g, m, rtp, secs = json.loads(line)
         print(f"  {g:<18} {m:<5} RTP {rtp * 100:.4f}%   {secs:.2f} s")
+    if args.no_browser:
+        return
+    ensure_npm()
+    ensure_chromium()
+    b = build_site(SITE)
+    print(f"Page loads in headless Chromium, site {b.version} served on loopback by build.py's server:", flush=True)
+    measure = [PY, ROOT / "tests" / "browser" / "measure.py", "--site", SITE, "--runs", str(args.page_runs)]
+    run([*measure, "--game", args.game])
 
 
 def cmd_clean(_args: argparse.Namespace) -> None:
-    for p in (VENV, ROOT / "site", ROOT / "dist", ROOT / "node_modules"):
+    for p in (VENV, SITE, SITE.with_name("site.partial"), CACHE, ROOT / "dist", ROOT / "node_modules"):
         if p.exists():
             log(f"removing {p}")
             shutil.rmtree(p)
@@ -156,14 +828,28 @@ def main() -> None:
         prog="build.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = ap.add_subparsers(dest="command", required=True)
+    bd = sub.add_parser("build", help="write the static site to site/")
+    bd.add_argument("--out", help="write the site here instead of site/")
+    bd.add_argument("--no-snapshot", action="store_true", help="start Python without a memory snapshot")
+    sv = sub.add_parser("serve", help="build, then serve the site on http://127.0.0.1:8000")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--base", default="/", help="serve the site under this path, e.g. /demos/slots/")
+    sv.add_argument("--no-build", action="store_true", help="serve site/ as it is")
+    sv.add_argument("--no-snapshot", action="store_true", help="build without the Python memory snapshot")
+    sv.add_argument("--quiet", action="store_true", help="do not log requests")
     t = sub.add_parser("test", help="run every test")
     t.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra arguments for pytest")
-    b = sub.add_parser("bench", help="print engine throughput and exact RTP timings")
+    b = sub.add_parser("bench", help="engine throughput, exact RTP timings and page load times")
     b.add_argument("--rounds", type=int, default=100_000)
+    b.add_argument("--page-runs", type=int, default=3, help="cold and warm page loads to measure (best and median)")
+    b.add_argument("--game", default="book_of_spells", help="the game page to load")
+    b.add_argument("--no-browser", action="store_true", help="skip the page loads")
     sub.add_parser("clean", help="remove generated folders")
     args = ap.parse_args()
     start = time.monotonic()
-    {"test": cmd_test, "bench": cmd_bench, "clean": cmd_clean}[args.command](args)
+    commands = {"build": cmd_build, "serve": cmd_serve, "test": cmd_test, "bench": cmd_bench, "clean": cmd_clean}
+    commands[args.command](args)
     log(f"done in {time.monotonic() - start:.1f}s")
 
 

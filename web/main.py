@@ -8,13 +8,14 @@ page. Everything that decides anything lives in `pyengine` and `slotui`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import deque
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
-from pyscript import document, window  # type: ignore[import-not-found]
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
 from pyengine.autoplay import AutoplayLimits
 from pyengine.errors import EngineError, SnapshotError
@@ -27,9 +28,16 @@ from slotui.keys import action_for_key
 from slotui.layout import Layout, compute_layout
 from slotui.render import draw
 
+window = js.window
+document = js.document
 STUDIO = window.slotStudio
 PERF = window.performance
 STORAGE_VERSION = "v1"
+
+
+def nil(value: Any) -> bool:
+    """JavaScript's null and undefined (Pyodide gives null as ``jsnull``, not None)."""
+    return value is None or value is jsnull
 
 
 def js_obj(d: dict[str, Any]) -> Any:
@@ -165,11 +173,12 @@ class Page:
         self.game_id = game_id
         self.key = key
         self.buttons = {b.dataset.action: b for b in document.querySelectorAll("[data-action]")}
-        self.meters = {
-            name: document.getElementById(f"meter-{name}") for name in ("balance", "bet", "lines", "bpl", "win")
-        }
-        self.currency = document.getElementById("currency")
-        self.live = document.getElementById("live")
+        found = {name: document.getElementById(f"meter-{name}") for name in ("balance", "bet", "lines", "bpl", "win")}
+        self.meters = {k: v for k, v in found.items() if not nil(v)}
+        currency = document.getElementById("currency")
+        self.currency = None if nil(currency) else currency
+        live = document.getElementById("live")
+        self.live = None if nil(live) else live
         self.last: Controls | None = None
         self.controller: Controller | None = None
         self.app: App | None = None
@@ -197,10 +206,10 @@ class Page:
                 continue
             el.hidden = not b.visible
             el.disabled = not b.enabled
-            if b.label and el.dataset.label != b.label:
+            if b.label and getattr(el.dataset, "label", None) != b.label:
                 el.dataset.label = b.label
                 label = el.querySelector(".label")
-                (label or el).textContent = b.label
+                (el if nil(label) else label).textContent = b.label
             if name in ("turbo", "autoplay"):
                 el.setAttribute("aria-pressed", "true" if b.pressed else "false")
         if c.message and (last is None or last.message != c.message):
@@ -233,7 +242,7 @@ class App:
     def __init__(self) -> None:
         params = STUDIO.params
         self.game_id = str(params.game)
-        self.seed = None if params.seed is None else int(str(params.seed))
+        self.seed = None if nil(params.seed) else int(str(params.seed), 0)
         self.debug = bool(getattr(params, "debug", False))
         self.embed = bool(params.embed)
         games = json.loads(window.JSON.stringify(STUDIO.games))
@@ -261,7 +270,8 @@ class App:
         self.press_at = 0.0
         self.stats = window.Object.new()
         window.slotStats = self.stats
-        self.overlay = document.getElementById("debug") if self.debug else None
+        overlay = document.getElementById("debug") if self.debug else None
+        self.overlay = None if nil(overlay) else overlay
         self._frame = create_proxy(self.on_frame)
         self._proxies: list[Any] = []
 
@@ -269,7 +279,7 @@ class App:
     def _load_session(self, params: Any) -> Session:
         text = window.localStorage.getItem(self.key)
         session: Session | None = None
-        if text is not None:
+        if not nil(text):
             try:
                 session = Session.restore(str(text), game=self.game_id)
             except SnapshotError as exc:
@@ -278,7 +288,7 @@ class App:
         if session is None:
             session = Session(self.game_id, seed=self.seed)
         bet = params.bet
-        if bet is not None and not session.in_round:
+        if not nil(bet) and not session.in_round:
             wanted = _parse_bet(str(bet), session)
             if wanted is not None:
                 session.set_bet(wanted)
@@ -287,7 +297,7 @@ class App:
     def _load_prefs(self) -> dict[str, bool]:
         prefs = {"reduced": bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches), "turbo": False}
         raw = window.localStorage.getItem(self.settings_key)
-        if raw is not None:
+        if not nil(raw):
             try:
                 saved = json.loads(str(raw))
                 prefs.update({k: bool(v) for k, v in saved.items() if k in prefs})
@@ -301,18 +311,22 @@ class App:
 
     # -- assets ------------------------------------------------------------------------------
     async def load_images(self) -> None:
+        """Fetch and decode every picture at once (the service worker usually has them)."""
         names = [s["id"] for s in self.controller.desc["symbols"]]
         urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
         for extra in ("background", "frame", "logo", "card_back"):
             urls[extra] = f"{self.assets}/{extra}.svg"
-        for key, url in urls.items():
+
+        async def one(key: str, url: str) -> None:
             img = window.Image.new()
             img.src = url
             try:
                 await img.decode()
-            except Exception:
-                continue
+            except Exception:  # a missing picture falls back to drawn text
+                return
             self.images[key] = img
+
+        await asyncio.gather(*(one(k, u) for k, u in urls.items()))
 
     def rasterize(self) -> None:
         L = self.layout
@@ -374,7 +388,7 @@ class App:
     def on_key(self, evt: Any) -> None:
         if evt.repeat or evt.ctrlKey or evt.metaKey or evt.altKey:
             return
-        if document.querySelector("dialog[open]") is not None:
+        if not nil(document.querySelector("dialog[open]")):
             return
         tag = str(getattr(evt.target, "tagName", "") or "")
         if tag in ("INPUT", "SELECT", "TEXTAREA"):
@@ -401,9 +415,11 @@ class App:
                 window.location.href = "index.html"
             return
         dlg = document.getElementById(f"dlg-{kind}")
-        if dlg is None:
+        if nil(dlg):
             return
         body = dlg.querySelector(".dlg-body")
+        if nil(body):
+            body = None
         fmt = s.game.bets.format
         names = {x["id"]: x["name"] for x in c.desc["symbols"]}
         if kind == "paytable" and body is not None:
@@ -500,14 +516,14 @@ class App:
         self.listen(document, "keydown", self.on_key)
         self.listen(self.canvas.el, "pointerdown", self.on_tap)
         start = document.getElementById("ap-start")
-        if start is not None:
+        if not nil(start):
             self.listen(start, "click", self.on_autoplay_start)
         for sid in ("set-reduced", "set-turbo"):
             el = document.getElementById(sid)
-            if el is not None:
+            if not nil(el):
                 self.listen(el, "change", self.on_setting)
         reset = document.getElementById("set-reset")
-        if reset is not None:
+        if not nil(reset):
             self.listen(reset, "click", self.on_reset)
         document.getElementById("title").textContent = self.controller.desc["name"]
         self.controller.resume()

@@ -32,7 +32,7 @@ def _line_grid(rows: list[int], n_rows: int, number: int) -> str:
         for row in rows:
             cells.append(f'<i class="{"on" if row == r else ""}"></i>')
     return (
-        f'<figure class="payline"><div class="grid" style="--cols:{len(rows)}">{"".join(cells)}</div>'
+        f'<figure class="payline"><div class="grid cols-{len(rows)}">{"".join(cells)}</div>'
         f"<figcaption>Line {number}</figcaption></figure>"
     )
 
@@ -138,7 +138,7 @@ def history_html(records: tuple[RoundRecord, ...], fmt: Fmt, assets: str, names:
                 for row in range(rows)
                 for reel in range(len(window))
             )
-            reels = f'<div class="mini" style="--cols:{len(window)}">{cells}</div>'
+            reels = f'<div class="mini cols-{len(window)}">{cells}</div>'
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.time_ms / 1000)) + " UTC"
         extra = " · free spins" if "free_spins" in r.features else ""
         out.append(

@@ -1,0 +1,181 @@
+"""The built site on loopback and system Chromium driven by Playwright.
+
+The site is built by ``build.py``'s own `build_site` and served by its `SiteServer` in a
+thread of this process (so the tests see exactly what ``build.py serve`` serves, and the
+benchmark can count the bytes it sent). Chromium is Debian's ``/usr/bin/chromium``;
+Playwright never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, Request, Response
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, no sandbox (root in a container), and none of Chromium's own traffic to Google
+# hosts (component updates, sync, field trials...), so every request seen is the page's.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-domain-reliability",
+    "--metrics-recording-only",
+    "--no-default-browser-check",
+]
+# Python's first load takes a few seconds; leave room for a slow, busy CI machine.
+READY_TIMEOUT_MS = 90_000
+# Records CSP violations and the page's slotstudio:* events from the first script on.
+INIT_SCRIPT = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
+});
+window.__events = [];
+for (const t of ["ready", "roundStart", "roundEnd", "featureStart", "featureEnd", "error"]) {
+  window.addEventListener(`slotstudio:${t}`, (e) => window.__events.push(e.detail));
+}
+"""
+
+
+def build_module() -> ModuleType:
+    """``build.py`` as a module (its file name clashes with the PyPI package ``build``)."""
+    name = "slot_studio_build"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "build.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_site(out: Path) -> Any:
+    """Build the site of this checkout into ``out`` with the running interpreter's tools."""
+    return build_module().build_site(out, python=Path(sys.executable))
+
+
+def serve(site: Path, *, base: str = "/") -> Any:
+    """`build.SiteServer` for ``site`` on a free loopback port, serving from a thread."""
+    server = build_module().SiteServer(site, host="127.0.0.1", port=0, base=base, quiet=True)
+    server.start()
+    return server
+
+
+def launch(playwright: Playwright) -> Browser:
+    if not CHROMIUM.exists():
+        raise RuntimeError(
+            f"{CHROMIUM} is missing: `python3 build.py test` installs it (apt-get install chromium)"
+        )
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+
+
+@dataclass
+class Watch:
+    """Everything a browser context asked for and everything its pages complained about."""
+
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    bad_status: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def attach(self, context: BrowserContext) -> None:
+        context.on("request", self._on_request)
+        context.on("requestfailed", self._on_failed)
+        context.on("response", self._on_response)
+        context.on("console", self._on_console)
+        context.on("weberror", lambda e: self.page_errors.append(str(e.error)))
+
+    def _on_request(self, request: Request) -> None:
+        self.requests.append(request.url)
+
+    def _on_failed(self, request: Request) -> None:
+        self.failed.append(f"{request.url}: {request.failure}")
+
+    def _on_response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.bad_status.append(f"{response.status} {response.url}")
+
+    def _on_console(self, msg: ConsoleMessage) -> None:
+        if msg.type == "error":
+            self.console_errors.append(msg.text)
+
+    def foreign(self) -> list[str]:
+        """Requests that left the site's origin (data: and blob: URLs stay in the page)."""
+        out = []
+        for url in self.requests:
+            parts = urlsplit(url)
+            if parts.scheme in ("data", "blob"):
+                continue
+            if f"{parts.scheme}://{parts.netloc}" != self.origin:
+                out.append(url)
+        return out
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def new_context(browser: Browser, origin: str, **options: Any) -> tuple[BrowserContext, Watch]:
+    """A fresh context (empty caches and storage) with its `Watch` and the init script."""
+    context = browser.new_context(**options)
+    context.add_init_script(INIT_SCRIPT)
+    watch = Watch(origin)
+    watch.attach(context)
+    return context, watch
+
+
+def wait_state(page: Page, state: str, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Wait for ``<html data-state=state>``; on timeout, say where the page stood."""
+    try:
+        page.wait_for_function(
+            "s => document.documentElement.dataset.state === s", arg=state, timeout=timeout, polling=50
+        )
+    except Exception as exc:
+        try:
+            where = page.evaluate(
+                "() => ({state: document.documentElement.dataset.state,"
+                " progress: document.getElementById('progress')?.value,"
+                " loading: document.getElementById('loading-text')?.textContent,"
+                " message: document.getElementById('message')?.innerText,"
+                " details: document.querySelector('#message pre')?.textContent})"
+            )
+        except Exception as inner:  # the page itself is gone
+            where = f"(page unavailable: {inner})"
+        raise AssertionError(f"data-state never became {state!r} within {timeout / 1000:.0f} s: {where}") from exc
+
+
+def wait_started(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Wait until Python runs the game: ``ready``, or ``spinning``/``feature`` for a resumed round."""
+    try:
+        page.wait_for_function(
+            "() => ['ready', 'spinning', 'feature'].includes(document.documentElement.dataset.state)",
+            timeout=timeout,
+            polling=50,
+        )
+    except Exception as exc:
+        raise AssertionError(f"the game never started: data-state is {state(page)!r}") from exc
+
+
+def state(page: Page) -> str:
+    return str(page.evaluate("() => document.documentElement.dataset.state"))

@@ -1,0 +1,450 @@
+"""Layer 6: the built site in headless Chromium (system Chromium through Playwright).
+
+The site of this checkout is built into a temporary folder by ``build.py``'s own code and
+served on loopback by its server (``tests/browser/helpers.py``). Every test records every
+request of its browser context: none may leave the site's origin, none may fail, and the
+Content-Security-Policy may block nothing. Screenshots of the key screens are saved in
+``test-artifacts/``.
+
+Seeded sessions (``python3 -m pyengine play book_of_spells --seed N --jsonl``): seed 7's first
+round loses; seed 3's first round wins 10.00 and waits for collect or gamble.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need the dev extra (playwright)")
+
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from tests.browser import helpers as h
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+GAME = "book_of_spells"
+PLAY = f"play.html?game={GAME}"
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+# Records every data-state the page goes through.
+STATES_SCRIPT = """
+window.__states = [];
+new MutationObserver(() => window.__states.push(document.documentElement.dataset.state))
+  .observe(document, {attributes: true, subtree: true, attributeFilter: ["data-state"]});
+"""
+
+
+# -- fixtures ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """This checkout's site, built once into a temporary folder.
+
+    ``SLOT_STUDIO_SITE=path`` tests a site that is already built there instead.
+    """
+    prebuilt = os.environ.get("SLOT_STUDIO_SITE")
+    if prebuilt:
+        return SimpleNamespace(path=Path(prebuilt).resolve())
+    return h.build_site(tmp_path_factory.mktemp("site") / "site")
+
+
+@pytest.fixture(scope="session")
+def server(site: Any) -> Iterator[Any]:
+    srv = h.serve(site.path)
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    b = h.launch(playwright)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def games(site: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((site.path / "games.json").read_text())
+    return data
+
+
+class Visit:
+    """A fresh browser context (no cache, no storage) on the site, with what it saw."""
+
+    def __init__(self, browser: Browser, base_url: str, **options: Any) -> None:
+        self.base_url = base_url
+        self.context: BrowserContext
+        self.context, self.watch = h.new_context(browser, h.origin_of(base_url), **options)
+        self.context.add_init_script(STATES_SCRIPT)
+        self.page: Page = self.context.new_page()
+
+    def goto(self, path: str) -> Page:
+        self.page.goto(self.base_url + path)
+        return self.page
+
+    def csp_violations(self) -> list[str]:
+        try:
+            return list(self.page.evaluate("() => window.__csp || []"))
+        except Exception:  # the page is gone or navigating
+            return []
+
+    def assert_clean(self) -> None:
+        """No foreign request, no failed request or error status, no CSP violation, no JS error."""
+        w = self.watch
+        assert w.foreign() == [], f"requests left the origin {w.origin}: {w.foreign()}"
+        assert w.bad_status == [], f"error responses: {w.bad_status}"
+        failed = [f for f in w.failed if "ERR_INTERNET_DISCONNECTED" not in f]
+        assert failed == [], f"failed requests: {failed}"
+        assert self.csp_violations() == [], f"the CSP blocked: {self.csp_violations()}"
+        assert w.page_errors == [], f"uncaught errors: {w.page_errors}"
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser: Browser, server: Any) -> Iterator[Visit]:
+    v = Visit(browser, server.url, viewport=DESKTOP)
+    yield v
+    v.close()
+
+
+def events(page: Page, kind: str | None = None) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = page.evaluate("() => window.__events")
+    return [e for e in found if kind is None or e["type"] == kind]
+
+
+def meter(page: Page, name: str) -> str:
+    return str(page.text_content(f"#meter-{name}")).strip()
+
+
+def play_round(page: Page) -> None:
+    """Spin with the button and wait until the round has ended and a spin is possible again."""
+    before = len(events(page, "roundEnd"))
+    page.click("[data-action=spin]")
+    page.wait_for_function(
+        "n => window.__events.filter(e => e.type === 'roundEnd').length > n", arg=before, timeout=30_000
+    )
+    h.wait_state(page, "ready", 30_000)
+
+
+def wait_decision(page: Page) -> None:
+    """Wait until the Collect button shows (a win waits for collect or gamble)."""
+    page.wait_for_selector("[data-action=collect]:not([hidden])", timeout=30_000)
+
+
+# -- the lobby ---------------------------------------------------------------------------------
+
+
+def test_lobby_lists_the_playable_games(visit: Visit, games: dict[str, Any]) -> None:
+    page = visit.goto("index.html")
+    page.wait_for_selector(f".tile-link[data-game={GAME}]")
+    tiles = page.locator(".tile-link")
+    assert tiles.count() == len(games["games"])
+    entry = next(g for g in games["games"] if g["id"] == GAME)
+    tile = page.locator(f".tile-link[data-game={GAME}]")
+    assert tile.get_attribute("href") == f"./{PLAY}"
+    assert "Book of Spells" in tile.inner_text()
+    assert tile.locator(".tile-rtp").inner_text() == f"{entry['rtp'] * 100:.2f}%"
+    assert f"{int(entry['max_win_x']):,}" in tile.locator(".tile-maxwin").inner_text()
+    # The tile art loaded (tile.svg, or the fallback composition).
+    assert page.evaluate("() => [...document.querySelectorAll('.tile-art img')].every(i => i.naturalWidth > 0)")
+    visit.shot("lobby-desktop")
+    # Keyboard: the first Tab reaches the first game, Enter opens it.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.game") == games["games"][0]["id"]
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/{PLAY}")
+    visit.assert_clean()
+
+
+def test_lobby_on_a_phone(browser: Browser, server: Any) -> None:
+    v = Visit(browser, server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        page = v.goto("index.html")
+        page.wait_for_selector(f".tile-link[data-game={GAME}]")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        box = page.locator(f".tile-link[data-game={GAME}]").bounding_box()
+        assert box is not None
+        assert box["height"] >= 44
+        v.shot("lobby-phone")
+        v.assert_clean()
+    finally:
+        v.close()
+
+
+# -- the game page -------------------------------------------------------------------------------
+
+
+def test_game_loads_and_plays_rounds(visit: Visit) -> None:
+    page = visit.goto(f"{PLAY}&seed=7")
+    assert h.state(page) == "loading"
+    h.wait_state(page, "ready")
+    assert page.locator("#title").inner_text() == "Book of Spells"
+    assert page.evaluate("() => document.body.classList.contains('ready')")
+    page.wait_for_selector("#loading", state="hidden", timeout=5_000)  # it fades out
+    ready = events(page, "ready")
+    assert len(ready) == 1
+    assert ready[0]["game"] == GAME
+    visit.shot("game-ready-desktop")
+    balance = meter(page, "balance")
+    page.evaluate("() => { window.__states = []; }")
+    play_round(page)
+    states: list[str] = page.evaluate("() => window.__states")
+    assert "spinning" in states, states
+    assert states[-1] == "ready", states
+    assert meter(page, "balance") != balance
+    start, end = events(page, "roundStart"), events(page, "roundEnd")
+    assert len(start) == 1
+    assert len(end) == 1
+    assert {"win", "balance"} <= set(end[0]), end[0]
+    # Space spins too.
+    page.locator("#reels").click(position={"x": 5, "y": 5})
+    page.keyboard.press("Space")
+    page.wait_for_function("() => window.__events.filter(e => e.type === 'roundEnd').length >= 2", timeout=30_000)
+    h.wait_state(page, "ready", 30_000)
+    visit.shot("game-after-rounds-desktop")
+    visit.assert_clean()
+
+
+def test_game_on_a_phone(browser: Browser, server: Any) -> None:
+    v = Visit(browser, server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
+    try:
+        page = v.goto(f"{PLAY}&seed=7")
+        h.wait_state(page, "ready")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        spin = page.locator("[data-action=spin]").bounding_box()
+        assert spin is not None
+        assert spin["width"] >= 44
+        assert spin["y"] + spin["height"] <= PHONE["height"]
+        # The canvas's backing store follows devicePixelRatio.
+        width = page.evaluate("() => document.getElementById('reels').width")
+        css = page.evaluate("() => document.getElementById('reels').getBoundingClientRect().width")
+        assert width == pytest.approx(css * 3, abs=3)
+        page.locator("[data-action=spin]").tap()
+        page.wait_for_function("() => window.__events.some(e => e.type === 'roundEnd')", timeout=30_000)
+        v.shot("game-phone")
+        v.assert_clean()
+    finally:
+        v.close()
+
+
+def test_offline_after_one_visit(visit: Visit, server: Any) -> None:
+    page = visit.goto(f"{PLAY}&seed=7")
+    h.wait_state(page, "ready")
+    # The service worker installs once the game is ready and precaches the whole build.
+    precached = page.evaluate(
+        """async () => {
+            const reg = await navigator.serviceWorker.ready;
+            const keys = await caches.keys();
+            const mine = keys.filter(k => k.startsWith('slot-studio:'));
+            const cache = await caches.open(mine[0]);
+            return {active: reg.active.state, caches: mine, entries: (await cache.keys()).length};
+        }"""
+    )
+    assert precached["active"] in ("activated", "activating")
+    assert len(precached["caches"]) == 1
+    assert precached["entries"] >= 20
+    served = len(server.served)
+    visit.context.set_offline(True)
+    try:
+        page.reload()
+        h.wait_state(page, "ready")
+        play_round(page)
+        visit.shot("game-offline")
+    finally:
+        visit.context.set_offline(False)
+    # The browser's own service-worker update check (sw.js) ignores the emulated offline mode;
+    # it is not the page's request, and on a real outage it simply fails.
+    extra = [r.path for r in server.served[served:] if r.path != "/sw.js"]
+    assert extra == [], f"the offline reload still reached the server: {extra}"
+    visit.assert_clean()
+
+
+def test_reload_in_the_middle_of_a_gamble_restores_it(visit: Visit) -> None:
+    page = visit.goto(f"{PLAY}&seed=3")
+    h.wait_state(page, "ready")
+    page.click("[data-action=spin]")
+    wait_decision(page)
+    assert meter(page, "win") == "10.00"
+    visit.shot("game-collect-or-gamble")
+    page.click("[data-action=gamble]")
+    page.wait_for_selector("[data-action=red]:not([hidden])", timeout=30_000)
+    win, balance = meter(page, "win"), meter(page, "balance")
+    visit.shot("game-gamble")
+    page.reload()
+    h.wait_started(page)  # the gamble resumes at once (data-state may read "feature")
+    page.wait_for_selector("#loading", state="hidden", timeout=5_000)
+    page.wait_for_selector("[data-action=red]:not([hidden])", timeout=30_000)
+    assert page.locator("[data-action=black]").is_visible()
+    assert meter(page, "win") == win
+    assert meter(page, "balance") == balance
+    page.click("[data-action=collect]")
+    page.wait_for_function("() => window.__events.some(e => e.type === 'roundEnd')", timeout=30_000)
+    h.wait_state(page, "ready", 30_000)
+    page.wait_for_function(
+        "b => document.getElementById('meter-balance').textContent.trim() !== b", arg=balance, timeout=10_000
+    )
+    before = float(balance.replace(",", ""))
+    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(before + 10.0)
+    visit.assert_clean()
+
+
+def test_a_page_left_at_collect_is_paid_on_return(visit: Visit) -> None:
+    # The rule (docs/games/book_of_spells.md, Game recovery): a reload at Collect credits the win.
+    page = visit.goto(f"{PLAY}&seed=3")
+    h.wait_state(page, "ready")
+    page.click("[data-action=spin]")
+    wait_decision(page)
+    balance = float(meter(page, "balance").replace(",", ""))
+    page.reload()
+    h.wait_state(page, "ready")
+    assert page.locator("[data-action=collect]").is_hidden()
+    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(balance + 10.0)
+    visit.assert_clean()
+
+
+def test_a_corrupt_saved_game_shows_a_notice_and_still_starts(visit: Visit) -> None:
+    page = visit.goto(f"{PLAY}&seed=3")
+    h.wait_state(page, "ready")
+    page.click("[data-action=spin]")
+    wait_decision(page)
+    keys: list[str] = page.evaluate(
+        "g => Object.keys(localStorage).filter(k => k.includes(g))", GAME
+    )
+    assert keys, "nothing of the game was saved in localStorage"
+    page.evaluate("ks => ks.forEach(k => localStorage.setItem(k, '{corrupt'))", keys)
+    page.reload()
+    h.wait_state(page, "ready")
+    notice = page.locator("#notice")
+    assert notice.is_visible()
+    assert notice.inner_text().strip() != ""
+    visit.shot("game-corrupt-save-notice")
+    page.click("#notice .notice-close")
+    assert notice.is_hidden()
+    visit.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("", ["book_of_spells"]),
+        ("game=nope", ["nope", "book_of_spells"]),
+        (f"game={GAME}&bet=0.33", ["0.33", "0.01", "0.90", "9.00"]),
+        (f"game={GAME}&seed=abc", ["abc", "18446744073709551615"]),
+        (f"game={GAME}&seed=18446744073709551616", ["18446744073709551615"]),
+        (f"game={GAME}&foo=1", ["foo", "game", "bet", "seed", "embed"]),
+        (f"game={GAME}&embed=yes", ["embed=1"]),
+    ],
+    ids=["no-game", "unknown-game", "bet-not-offered", "seed-not-a-number", "seed-too-big", "unknown-param", "embed"],
+)
+def test_bad_parameters_show_a_message_naming_the_valid_values(visit: Visit, query: str, expected: list[str]) -> None:
+    page = visit.goto(f"play.html?{query}")
+    h.wait_state(page, "error", 15_000)
+    message = page.locator("#message")
+    assert message.is_visible()
+    text = message.inner_text()
+    for word in expected:
+        assert word in text, f"{word!r} is not in the message: {text!r}"
+    page.wait_for_timeout(300)
+    assert h.state(page) == "error"
+    python = [u for u in visit.watch.requests if "/pyodide/" in u or "/pyscript/" in u or u.endswith(".py")]
+    assert python == [], f"a bad address still loaded Python: {python}"
+    if query.startswith(f"game={GAME}&bet"):
+        visit.shot("bad-parameter-message")
+    visit.assert_clean()
+
+
+def test_a_good_bet_parameter_is_accepted(visit: Visit) -> None:
+    page = visit.goto(f"{PLAY}&bet=4.50&seed=7")
+    h.wait_state(page, "ready")
+    assert page.evaluate("() => slotStudio.params.bet") == "4.50"
+    assert meter(page, "bet") == "4.50"
+    visit.assert_clean()
+
+
+def test_the_site_works_under_a_sub_path(browser: Browser, site: Any) -> None:
+    base = "/demos/slots/"
+    srv = h.serve(site.path, base=base)
+    v = Visit(browser, srv.url, viewport=DESKTOP)
+    try:
+        page = v.goto("")  # the folder itself: index.html
+        page.wait_for_selector(f".tile-link[data-game={GAME}]")
+        page.click(f".tile-link[data-game={GAME}]")
+        page.wait_for_url(f"**{base}{PLAY}")
+        h.wait_state(page, "ready")
+        play_round(page)
+        outside = [u for u in v.watch.requests if not u.startswith(srv.url)]
+        assert outside == [], f"requests outside {base}: {outside}"
+        scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+        assert scope == srv.url
+        v.assert_clean()
+    finally:
+        v.close()
+        srv.shutdown()
+        srv.server_close()
+
+
+# The parent page has no CSP of its own; its inline script only collects the messages.
+PARENT_PAGE = """<!doctype html><html><head><title>A marketing page</title></head><body>
+<h1>Play the demo</h1>
+<iframe id="demo" src="{src}" width="420" height="640" allow="fullscreen"></iframe>
+<script>
+window.messages = [];
+window.addEventListener("message", (e) => {{
+  if (e.data && e.data.source === "slot-studio") window.messages.push({{origin: e.origin, data: e.data}});
+}});
+</script></body></html>"""
+
+
+def test_an_embedding_page_receives_messages(visit: Visit, server: Any, tmp_path: Path) -> None:
+    # The parent page comes from another origin (another port). A public host name would not
+    # do: Chromium does not let a public page frame a loopback address (Private Network Access).
+    src = f"{server.url}{PLAY}&seed=7&embed=1"
+    (tmp_path / "index.html").write_text(PARENT_PAGE.format(src=src))
+    parent_server = h.serve(tmp_path)
+    try:
+        page = visit.page
+        page.goto(parent_server.url)
+        page.wait_for_function(
+            "() => window.messages.some(m => m.data.type === 'ready')", timeout=h.READY_TIMEOUT_MS
+        )
+        frame = page.frame_locator("#demo")
+        assert frame.locator(".topbar").is_hidden()
+        frame.locator("[data-action=spin]").click()
+        page.wait_for_function("() => window.messages.some(m => m.data.type === 'roundEnd')", timeout=30_000)
+        messages: list[dict[str, Any]] = page.evaluate("() => window.messages")
+        assert {m["origin"] for m in messages} == {h.origin_of(server.url)}
+        by_type = {m["data"]["type"]: m["data"] for m in messages}
+        assert {"ready", "roundStart", "roundEnd"} <= set(by_type)
+        for m in by_type.values():
+            assert m["game"] == GAME
+        assert {"win", "balance"} <= set(by_type["roundEnd"])
+        visit.shot("embedded-in-a-parent-page")
+    finally:
+        parent_server.shutdown()
+        parent_server.server_close()
+    # The parent page itself came from the other origin, on purpose.
+    visit.watch.requests = [u for u in visit.watch.requests if not u.startswith(parent_server.url)]
+    visit.assert_clean()

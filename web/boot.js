@@ -1,0 +1,416 @@
+// The game page's JavaScript: checks the URL, defines `window.slotStudio` (the page API
+// that web/main.py uses), drives the loading overlay from PyScript's progress events, and
+// only then starts PyScript. Bad URL parameters show #message and load no Python.
+//
+// data-state on <html>: this module sets "loading" and "error"; Python sets "ready",
+// "spinning" and "feature".
+
+import { ROOT, decimals, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
+
+const root = document.documentElement;
+const $ = (sel) => document.querySelector(sel);
+
+/** URL parameters play.html understands. */
+const PARAMS = ["game", "bet", "seed", "embed", "debug"];
+const SEED_MAX = (1n << 64n) - 1n;
+/** If Python finished its main script but never reported "ready", fail after this long. */
+const READY_WATCHDOG_MS = 30000;
+
+// -- timings: the first time each data-state was reached, in ms since navigation start ----
+const marks = { boot: performance.now() };
+new MutationObserver(() => {
+  const s = root.dataset.state;
+  if (s && !(s in marks)) marks[s] = performance.now();
+  // Python's first state (ready, or spinning/feature when a restored round resumes).
+  if (s && s !== "loading" && s !== "error" && !("started" in marks)) {
+    marks.started = performance.now();
+    finishProgress();
+  }
+}).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+
+// -- window.slotStudio ---------------------------------------------------------------------
+const embedded = window.parent !== window;
+const postedErrors = new Set();
+
+function toPlain(value) {
+  // Python dicts arrive as PyProxy objects: convert them to plain objects for postMessage.
+  if (value && typeof value.toJs === "function") {
+    return value.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false });
+  }
+  return value ?? {};
+}
+
+const studio = {
+  /**
+   * The validated URL parameters (null when invalid): game (id), bet (the total bet as
+   * canonical text, e.g. "0.90", or undefined), seed (decimal digits as a string, or
+   * undefined: it may exceed 2^53), embed and debug (booleans). Python sees undefined as None.
+   */
+  params: null,
+  /** The bet parameter in minor units: {total, text, lines, bet_per_line} (most lines), or null. */
+  bet: null,
+  /** The parsed games.json. */
+  games: null,
+  /** This game's entry of games.json. */
+  game: null,
+  /** What was wrong with the URL, one line per problem (empty when valid). */
+  errors: [],
+  /** ms since navigation start when each data-state was first reached (and "boot"). */
+  marks,
+  /** True when the page runs inside a frame (messages go to window.parent). */
+  embedded,
+
+  /** Set the document's data-state. */
+  setState(state) {
+    root.dataset.state = String(state);
+  },
+
+  /**
+   * Tell the embedding page: postMessage `{source: "slot-studio", type, game, ...detail}`
+   * to window.parent (when in a frame) and dispatch a `slotstudio:<type>` event on window.
+   */
+  post(type, detail) {
+    const plain = toPlain(detail);
+    const message = { ...plain, source: "slot-studio", type: String(type), game: studio.params?.game ?? null };
+    if (message.type === "error") {
+      const key = String(message.message ?? "");
+      if (postedErrors.has(key)) return;
+      postedErrors.add(key);
+    }
+    if (embedded) {
+      try {
+        window.parent.postMessage(message, "*");
+      } catch (err) {
+        console.warn("[slot-studio] postMessage failed:", err);
+      }
+    }
+    window.dispatchEvent(new CustomEvent(`slotstudio:${message.type}`, { detail: message }));
+  },
+
+  /** Show a dismissible one-line notice; an empty text hides it. */
+  notice(text) {
+    const box = $("#notice");
+    const msg = text == null ? "" : String(text);
+    box.querySelector(".notice-text").textContent = msg;
+    box.hidden = msg === "";
+  },
+
+  /**
+   * A fatal error: data-state=error and the full-page #message. Posts an `error` message
+   * unless one was posted already (Python may post its own first).
+   */
+  fail(text, details) {
+    showMessage("Something went wrong", [String(text ?? "The game stopped.")], details);
+    studio.setState("error");
+    if (!postedErrors.size) studio.post("error", { message: String(text ?? "") });
+  },
+};
+window.slotStudio = studio;
+
+// -- the full-page message -------------------------------------------------------------------
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") node.textContent = v;
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** Fill #message: a title, paragraphs (strings or nodes) and optional technical details. */
+function showMessage(title, paragraphs, details) {
+  const box = $("#message");
+  box.querySelector(".message-title").textContent = title;
+  const body = box.querySelector(".message-body");
+  body.replaceChildren(...paragraphs.map((p) => (typeof p === "string" ? el("p", { text: p }) : p)));
+  if (details) {
+    body.append(el("details", {}, [el("summary", { text: "Technical details" }), el("pre", { text: String(details) })]));
+  }
+  box.hidden = false;
+  $("#loading").setAttribute("aria-hidden", "true");
+}
+
+// -- URL parameters --------------------------------------------------------------------------
+/** Every total bet a game offers, as [{total, text, lines, bet_per_line}] sorted by total. */
+function offeredBets(game) {
+  return game.bets.map((b) => ({ total: b.total, text: b.text, options: b.options }));
+}
+
+function parseMoney(text, minorPerMajor) {
+  const digits = decimals(minorPerMajor);
+  const re = digits ? new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${digits}}))?$`) : /^(\d{1,12})$/;
+  const m = re.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * minorPerMajor + (m[2] ? Number(m[2].padEnd(digits, "0")) : 0);
+}
+
+/**
+ * Check the query string against games.json. Returns {params, problems}; each problem is a
+ * list of nodes/strings for one paragraph of #message and names the valid values.
+ */
+function parseParams(search, games) {
+  const query = new URLSearchParams(search);
+  const problems = [];
+  const seen = new Set();
+  for (const key of query.keys()) {
+    if (!PARAMS.includes(key)) {
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug.`]);
+    } else if (seen.has(key)) {
+      problems.push([`The parameter “${key}” is given more than once.`]);
+    }
+    seen.add(key);
+  }
+  // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false };
+  let bet = null;
+  const list = games.games;
+  const gameLinks = () => {
+    const ul = el("ul", { class: "choices" });
+    for (const g of list) {
+      const a = el("a", { href: `./play.html?game=${encodeURIComponent(g.id)}` }, [el("code", { text: g.id })]);
+      ul.append(el("li", {}, [a, ` — ${g.name}`]));
+    }
+    return ul;
+  };
+  const gameId = query.get("game");
+  let game = null;
+  if (gameId === null || gameId === "") {
+    problems.push(["No game chosen: add game=<id> to the address. The games are:", gameLinks()]);
+  } else {
+    game = list.find((g) => g.id === gameId) ?? null;
+    if (!game) problems.push([`There is no game “${gameId}”. The games are:`, gameLinks()]);
+    else params.game = game.id;
+  }
+
+  const betText = query.get("bet");
+  if (betText !== null) {
+    if (!game) {
+      problems.push([`The bet “${betText}” can only be checked for a valid game.`]);
+    } else {
+      const minor = parseMoney(betText, game.minor_per_major);
+      const offered = offeredBets(game);
+      const hit = minor === null ? null : offered.find((b) => b.total === minor);
+      if (!hit) {
+        const what = minor === null ? `“${betText}” is not an amount` : `A total bet of ${betText} is not offered`;
+        problems.push([
+          `${what}. ${game.name} offers these total bets (${game.currency}):`,
+          el("p", { class: "bet-list", text: offered.map((b) => b.text).join(", ") }),
+        ]);
+      } else {
+        // The most lines that make this total (a total may come from several line counts).
+        const best = hit.options.reduce((a, b) => (b.lines > a.lines ? b : a));
+        params.bet = hit.text;
+        bet = { total: hit.total, text: hit.text, lines: best.lines, bet_per_line: best.bet_per_line };
+      }
+    }
+  }
+
+  const seedText = query.get("seed");
+  if (seedText !== null) {
+    let value = null;
+    if (/^\d{1,20}$/.test(seedText) || /^0x[0-9a-f]{1,16}$/i.test(seedText)) value = BigInt(seedText);
+    if (value === null || value > SEED_MAX) {
+      problems.push([`The seed “${seedText}” is not valid: use a whole number from 0 to ${SEED_MAX} (or 0x and up to 16 hex digits).`]);
+    } else {
+      params.seed = value.toString();
+    }
+  }
+
+  for (const flag of ["embed", "debug"]) {
+    const v = query.get(flag);
+    if (v === null) continue;
+    if (v === "1" || v === "0") params[flag] = v === "1";
+    else problems.push([`The parameter ${flag}=“${v}” is not valid: use ${flag}=1 or ${flag}=0.`]);
+  }
+  return { params, problems, game, bet };
+}
+
+// -- loading progress ----------------------------------------------------------------------
+// PyScript (polyscript) dispatches `py:progress` on window with a text detail at each stage.
+const STAGES = {
+  "Loading Pyodide": [6, "Loading the Python runtime…"],
+  "Loading Storage": [8, "Loading the Python runtime…"],
+  "Loaded Storage": [10, "Loading the Python runtime…"],
+  "Loading interpreter": [12, "Loading the Python runtime…"],
+  "Loaded interpreter": [78, "Starting Python…"],
+  "Loading files": [80, "Unpacking the game…"],
+  "Loaded files": [88, "Unpacking the game…"],
+  "Loaded Pyodide": [90, "Starting the game…"],
+};
+let progressValue = 0;
+let creepTarget = 0;
+let creepTimer = 0;
+
+function setProgress(value, text) {
+  progressValue = Math.max(progressValue, Math.min(100, value));
+  const bar = $("#progress");
+  bar.value = Math.round(progressValue);
+  if (text) $("#loading-text").textContent = text;
+}
+
+/** Creep towards `target` while a long stage (the interpreter download) runs. */
+function creepTo(target) {
+  creepTarget = target;
+  if (creepTimer) return;
+  creepTimer = setInterval(() => {
+    if (progressValue >= creepTarget - 0.5) return;
+    setProgress(progressValue + (creepTarget - progressValue) * 0.06);
+  }, 120);
+}
+
+function finishProgress() {
+  clearInterval(creepTimer);
+  creepTimer = 0;
+  setProgress(100, "Ready");
+  $("#loading").setAttribute("aria-hidden", "true");
+  $("#game").removeAttribute("aria-busy");
+}
+
+addEventListener("py:progress", ({ detail }) => {
+  marks[`py:${detail}`] ??= performance.now();
+  const stage = STAGES[detail];
+  if (!stage) return;
+  setProgress(stage[0], stage[1]);
+  if (detail === "Loading interpreter") creepTo(74);
+  else if (detail === "Loaded interpreter") creepTo(0);
+});
+
+// -- page wiring that needs no Python --------------------------------------------------------
+function wirePage() {
+  $("#notice .notice-close").addEventListener("click", () => studio.notice(""));
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("click", (event) => {
+      // A click on a close button, or on the backdrop (outside the dialog's box), closes it.
+      if (event.target.closest("[data-close]")) {
+        dialog.close();
+        return;
+      }
+      if (event.target === dialog) {
+        const r = dialog.getBoundingClientRect();
+        const inside = event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && event.clientY <= r.bottom;
+        if (!inside) dialog.close();
+      }
+    });
+  }
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) $("#set-reduced").checked = true;
+}
+
+// -- failures before Python reports ready ---------------------------------------------------
+function loading() {
+  return root.dataset.state === "loading";
+}
+
+function loadFailed(text, details) {
+  if (!loading()) return;
+  console.error("[slot-studio]", text, details ?? "");
+  studio.fail(text, details);
+}
+
+addEventListener("error", (event) => {
+  const message = event.message || String(event.error ?? "");
+  if (loading()) loadFailed("The game could not start.", message);
+  else if (/PythonError/.test(message)) {
+    studio.notice("Something went wrong. Reload the page to continue.");
+    studio.post("error", { message });
+  }
+});
+addEventListener("unhandledrejection", (event) => {
+  const reason = event.reason;
+  loadFailed("The game could not load. Check the connection and reload the page.", reason?.stack ?? String(reason));
+});
+
+// -- start -----------------------------------------------------------------------------------
+async function startPython(game) {
+  const script = document.createElement("script");
+  script.type = "py";
+  script.src = "./main.py";
+  script.setAttribute("config", "./pyscript.json");
+  script.id = "main-py";
+  let watchdog = 0;
+  script.addEventListener("py:done", () => {
+    marks.pyDone = performance.now();
+    watchdog = setTimeout(() => loadFailed("The game did not start.", "main.py finished without reporting ready"), READY_WATCHDOG_MS);
+  });
+  script.addEventListener("py:ready", () => {
+    marks.pyReady = performance.now();
+    setProgress(92, `Starting ${game.name}…`);
+  });
+  new MutationObserver(() => {
+    if (!loading()) clearTimeout(watchdog);
+  }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+  // PyScript sets up its plugins once per script type (py and mpy). pyscript.json turns
+  // every plugin off for py; the same file given to mpy turns them off there too, or
+  // PyScript would import the editor, terminal and game plugins that the site leaves out.
+  const mpyConfig = document.createElement("mpy-config");
+  mpyConfig.setAttribute("src", "./pyscript.json");
+  document.body.append(script, mpyConfig);
+
+  setProgress(4, "Loading the Python runtime…");
+  const core = await import("./pyscript/core.js");
+  marks.pyscript = performance.now();
+  // PyScript's only default worker hook is compiled with Function() when the interpreter
+  // is ready, which the CSP forbids ('unsafe-eval'). This page runs no workers: drop it.
+  core.hooks.worker.onBeforeRunAsync.clear();
+  // Uncaught errors of the main script reach PyScript's stderr as Error objects.
+  core.hooks.main.onReady.add((wrap) => {
+    const { stderr } = wrap.io;
+    wrap.io.stderr = (error, ...rest) => {
+      if (error instanceof Error) {
+        if (loading()) loadFailed("The game could not start.", error.message);
+        else studio.fail("The game stopped because of an error. Reload the page to continue.", error.message);
+      }
+      return stderr(error, ...rest);
+    };
+  });
+}
+
+async function main() {
+  wirePage();
+  let games;
+  try {
+    games = await loadGames();
+  } catch (err) {
+    loadFailed("The list of games could not be loaded. Check the connection and reload the page.", String(err));
+    return;
+  }
+  studio.games = games;
+  const { params, problems, game, bet } = parseParams(location.search, games);
+  if (params.embed) root.classList.add("embed");
+  if (problems.length) {
+    studio.errors = problems.map((p) => p.map((x) => (typeof x === "string" ? x : x.textContent)).join(" "));
+    showMessage(
+      "This demo cannot start",
+      problems.map((parts) => el("div", { class: "problem" }, parts)),
+    );
+    studio.setState("error");
+    studio.post("error", { message: studio.errors.join(" ") });
+    return;
+  }
+  studio.params = params;
+  studio.game = game;
+  studio.bet = bet;
+  document.title = `${game.name} · Free-Play Slot Studio`;
+  $("#title").textContent = game.name;
+  $("#loading-title").textContent = game.name;
+  $("#currency").textContent = game.currency;
+  for (const span of document.querySelectorAll(".ap-currency")) span.textContent = game.currency;
+  $("#game").setAttribute("aria-busy", "true");
+  // Offline support once the game runs, so the precache does not compete with the first load.
+  const offline = () => whenIdle(registerServiceWorker);
+  new MutationObserver((_, obs) => {
+    if (!loading() && root.dataset.state !== "error") {
+      obs.disconnect();
+      offline();
+    }
+  }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+  try {
+    await startPython(game);
+  } catch (err) {
+    loadFailed("The game could not load. Check the connection and reload the page.", err?.stack ?? String(err));
+  }
+}
+
+export const ready = main();
+export { formatMoney, ROOT };

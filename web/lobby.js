@@ -1,0 +1,86 @@
+// The lobby: one tile per playable game from games.json (tile art, name, RTP, max win),
+// each a plain link to play.html?game=<id>.
+
+import { ROOT, formatMaxWin, formatRtp, loadGames, registerServiceWorker, whenIdle } from "./site.js";
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") node.textContent = v;
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** The tile's art: tile.svg, else the game's background with its wild symbol, else a monogram. */
+function art(game) {
+  const box = el("div", { class: "tile-art" });
+  const monogram = () => {
+    box.replaceChildren(el("span", { class: "tile-monogram", "aria-hidden": "true", text: game.name.slice(0, 1) }));
+    box.classList.add("fallback");
+  };
+  const assets = game.assets ?? {};
+  const composed = () => {
+    if (!assets.background && !assets.emblem) return monogram();
+    box.classList.add("composed");
+    if (assets.background) {
+      const bg = el("img", { class: "tile-bg", src: new URL(assets.background, ROOT).href, alt: "", decoding: "async" });
+      bg.addEventListener("error", () => bg.remove());
+      box.append(bg);
+    }
+    if (assets.emblem) {
+      const em = el("img", { class: "tile-emblem", src: new URL(assets.emblem, ROOT).href, alt: "", decoding: "async" });
+      em.addEventListener("error", () => em.remove());
+      box.append(em);
+    }
+  };
+  if (assets.tile) {
+    const img = el("img", { src: new URL(assets.tile, ROOT).href, alt: "", decoding: "async" });
+    img.addEventListener("error", () => {
+      img.remove();
+      composed();
+    });
+    box.append(img);
+  } else {
+    composed();
+  }
+  return box;
+}
+
+function tile(game) {
+  const href = `./play.html?game=${encodeURIComponent(game.id)}`;
+  const link = el("a", { class: "tile-link", href, "data-game": game.id }, [
+    art(game),
+    el("div", { class: "tile-info" }, [
+      el("h3", { class: "tile-name", text: game.name }),
+      el("dl", { class: "tile-facts" }, [
+        el("div", {}, [el("dt", { text: "RTP" }), el("dd", { class: "tile-rtp", text: formatRtp(game.rtp) })]),
+        el("div", {}, [el("dt", { text: "Max win" }), el("dd", { class: "tile-maxwin", text: `${formatMaxWin(game.max_win_x)} bet` })]),
+      ]),
+      el("span", { class: "tile-play", "aria-hidden": "true", text: "Play" }),
+    ]),
+  ]);
+  link.setAttribute("aria-label", `Play ${game.name}: RTP ${formatRtp(game.rtp)}, max win ${formatMaxWin(game.max_win_x)} the bet`);
+  return el("li", { class: "tile" }, [link]);
+}
+
+async function main() {
+  const list = document.getElementById("games");
+  const status = document.getElementById("lobby-status");
+  try {
+    const data = await loadGames();
+    list.replaceChildren(...data.games.map(tile));
+    status.textContent = data.games.length ? "" : "No games are playable yet.";
+    status.hidden = data.games.length > 0;
+  } catch (err) {
+    status.textContent = "The games could not be loaded. Check the connection and reload the page.";
+    console.error("[slot-studio]", err);
+  } finally {
+    list.removeAttribute("aria-busy");
+  }
+  whenIdle(registerServiceWorker);
+}
+
+export const ready = main();
