@@ -57,9 +57,13 @@ def test_loss_limit_stops_before_the_round_that_would_pass_it(seed: int, limit_s
     while a.running:
         a.step()
         assert a.net_loss <= limit  # never passes the limit, even by one round
+    assert a.net_loss == a.start_balance - s.balance
+    if a.reason == StopReason.ROUNDS:
+        # A big early win can keep the net loss under the limit for every round asked for.
+        assert a.played == 3000
+        return
     assert a.reason == StopReason.LOSS_LIMIT
     assert a.net_loss + stake > limit
-    assert a.net_loss == a.start_balance - s.balance
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])

@@ -1,0 +1,13 @@
+"""Shared test configuration.
+
+Hypothesis runs derandomized (a fixed example order) and without an example database, so a
+run on a clean CI machine tries exactly what it tried here: a failure is reproducible,
+never a coin toss.
+"""
+
+from __future__ import annotations
+
+from hypothesis import settings
+
+settings.register_profile("project", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.load_profile("project")
