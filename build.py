@@ -733,7 +733,7 @@ def cmd_test(args: argparse.Namespace) -> None:
     ensure_venv()
     ensure_npm()
     ensure_chromium()
-    run([PY, "-m", "ruff", "check", "pyengine", "tests", "build.py"])
+    run([PY, "-m", "ruff", "check", "pyengine", "tests", "web", "build.py"])
     run([PY, "-m", "mypy"])
     pytest: list[object] = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     extra = list(args.pytest_args or [])

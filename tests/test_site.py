@@ -140,9 +140,18 @@ def meter(page: Page, name: str) -> str:
 
 
 def play_round(page: Page) -> None:
-    """Spin with the button and wait until the round has ended and a spin is possible again."""
+    """Spin with the button, collect a win if one waits, and wait until the round has ended."""
     before = len(events(page, "roundEnd"))
     page.click("[data-action=spin]")
+    # A win waits for Collect or Gamble (an unseeded session may win): collect it.
+    page.wait_for_function(
+        """n => window.__events.filter(e => e.type === 'roundEnd').length > n
+             || !document.querySelector('[data-action=collect]').hidden""",
+        arg=before,
+        timeout=30_000,
+    )
+    if page.is_visible("[data-action=collect]"):
+        page.click("[data-action=collect]")
     page.wait_for_function(
         "n => window.__events.filter(e => e.type === 'roundEnd').length > n", arg=before, timeout=30_000
     )
