@@ -11,3 +11,7 @@ from hypothesis import settings
 
 settings.register_profile("project", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.load_profile("project")
+
+# The browser fixtures live in one place so that every browser test module shares one site
+# build, one server and one Chromium (two Playwright instances cannot run side by side).
+from tests.browser.fixtures import browser, games, playwright, server, site, visit  # noqa: E402, F401

@@ -33,22 +33,9 @@ from pyengine.session import DEFAULT_BALANCE, Session
 from slotui.controller import STOP_REASONS
 from tests.browser import helpers as h
 
-# The session fixtures (site build, server, Playwright, Chromium) and `Visit` are shared with
-# test_site.py; they are imported here because the suite has no conftest.py to hold them.
-from tests.test_site import (  # noqa: F401
-    DESKTOP,
-    GAME,
-    PHONE,
-    PLAY,
-    Visit,
-    browser,
-    events,
-    meter,
-    playwright,
-    server,
-    site,
-    visit,
-)
+# The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.
+from tests.browser.fixtures import GAME, PHONE, PLAY, Visit
+from tests.test_site import events, meter
 
 pytestmark = pytest.mark.browser
 
@@ -242,7 +229,7 @@ def wait_meter(page: Page, name: str, value: str, timeout: float = 15_000) -> No
 
 
 @pytest.fixture
-def clean_visit(visit: Visit) -> Iterator[Visit]:  # noqa: F811
+def clean_visit(visit: Visit) -> Iterator[Visit]:
     """`visit`, asserting afterwards that the page stayed clean (no errors, CSP, foreign hosts)."""
     yield visit
     visit.assert_clean()
@@ -608,7 +595,7 @@ def test_keyboard_only(clean_visit: Visit) -> None:
 # -- 8. a phone -------------------------------------------------------------------------------------
 
 
-def test_phone_viewport_canvas_and_spin_do_not_overlap(browser: Browser, server: Any) -> None:  # noqa: F811
+def test_phone_viewport_canvas_and_spin_do_not_overlap(browser: Browser, server: Any) -> None:
     v = Visit(browser, server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
     try:
         page = v.goto(f"{PLAY}&seed=7")
