@@ -81,7 +81,6 @@ class LineEvaluator:
     def evaluate(self, window: Window, lines: int) -> list[LineResult]:
         """Wins on the first ``lines`` paylines of ``window``."""
         out: list[LineResult] = []
-        cache = self._cache
         if len(window) == 5 and self._quick:
             # The common shape, spelled out (a tuple display is ~5x faster than
             # tuple(map())). Without one-symbol pays a line can only pay if its first two
@@ -95,25 +94,22 @@ class LineEvaluator:
             for i in candidates:
                 if i >= lines:
                     break
-                number, (r0, r1, r2, r3, r4) = self._lines[i]
-                key = (c0[r0], c1[r1], c2[r2], c3[r3], c4[r4])
-                try:
-                    hit = cache[key]
-                except KeyError:
-                    hit = cache[key] = self.evaluate_symbols(key)
-                if hit is not None:
-                    out.append(LineResult(number, hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
+                r0, r1, r2, r3, r4 = self._lines[i][1]
+                self._add(out, i, (c0[r0], c1[r1], c2[r2], c3[r3], c4[r4]))
             return out
         getitem = tuple.__getitem__
-        for i, (number, rows) in enumerate(self._lines[:lines]):
-            key2: tuple[str, ...] = tuple(map(getitem, window, rows))
-            try:
-                hit = cache[key2]
-            except KeyError:
-                hit = cache[key2] = self.evaluate_symbols(key2)
-            if hit is not None:
-                out.append(LineResult(number, hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
+        for i, (_, rows) in enumerate(self._lines[:lines]):
+            self._add(out, i, tuple(map(getitem, window, rows)))
         return out
+
+    def _add(self, out: list[LineResult], i: int, key: tuple[str, ...]) -> None:
+        """Append line ``i``'s win (if any) for its symbols ``key``, memoised."""
+        try:
+            hit = self._cache[key]
+        except KeyError:
+            hit = self._cache[key] = self.evaluate_symbols(key)
+        if hit is not None:
+            out.append(LineResult(self._lines[i][0], hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
 
     def _candidates(self, c0: tuple[str, ...], c1: tuple[str, ...]) -> tuple[int, ...]:
         wild = self._wild
