@@ -5,7 +5,7 @@
 // data-state on <html>: this module sets "loading" and "error"; Python sets "ready",
 // "spinning" and "feature".
 
-import { ROOT, decimals, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
+import { ROOT, decimals, el, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
 
 const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
@@ -108,17 +108,6 @@ const studio = {
 window.slotStudio = studio;
 
 // -- the full-page message -------------------------------------------------------------------
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
 /** Fill #message: a title, paragraphs (strings or nodes) and optional technical details. */
 function showMessage(title, paragraphs, details) {
   const box = $("#message");

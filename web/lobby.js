@@ -1,18 +1,7 @@
 // The lobby: one tile per playable game from games.json (tile art, name, RTP, max win),
 // each a plain link to play.html?game=<id>.
 
-import { ROOT, formatMaxWin, formatRtp, loadGames, registerServiceWorker, whenIdle } from "./site.js";
-
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
+import { ROOT, el, formatMaxWin, formatRtp, loadGames, registerServiceWorker, whenIdle } from "./site.js";
 
 /** The tile's art: tile.svg, else the game's background with its wild symbol, else a monogram. */
 function art(game) {

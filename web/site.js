@@ -5,6 +5,18 @@
 /** The site's root folder (where index.html, play.html and games.json live). */
 export const ROOT = new URL("./", import.meta.url);
 
+/** A DOM element with properties (`text`, `class`, attributes) and children. */
+export function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") node.textContent = v;
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
 /** Load games.json: `{engine, games: [{id, name, rtp, max_win_x, bets, ...}]}`. */
 export async function loadGames() {
   const url = new URL("games.json", ROOT);
