@@ -264,6 +264,7 @@ class App:
         self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
         self.layout: Layout = compute_layout(max(self.canvas.width, 1), max(self.canvas.height, 1))
         self.images: dict[str, Any] = {}
+        self.blurred = False
         self.frame_ms: deque[float] = deque(maxlen=240)
         self.frame_times: deque[float] = deque(maxlen=240)
         self.ready_ms = 0.0
@@ -338,7 +339,6 @@ class App:
                 continue
             size = max(cell, L.reels_h * 0.95) if s["id"] == "BOOK" else cell
             sprites[s["id"]] = raster(img, size, size)
-            sprites[f"{s['id']}:blur"] = raster(img, cell, cell, blur=True)
         if "background" in self.images:
             sprites["background"] = raster(self.images["background"], L.width, L.height)
         if "frame" in self.images:
@@ -350,6 +350,18 @@ class App:
             ch = L.reels_h * 0.8
             sprites["card_back"] = raster(self.images["card_back"], ch * 0.714, ch)
         self.canvas.sprites = sprites
+        self.blurred = False
+
+    def rasterize_blur(self, *_args: Any) -> None:
+        """The motion-blurred symbols, made after the first frame (spins use them when ready)."""
+        if self.blurred:
+            return
+        cell = self.layout.cell * 0.92
+        for s in self.controller.desc["symbols"]:
+            img = self.images.get(s["id"])
+            if img is not None:
+                self.canvas.sprites[f"{s['id']}:blur"] = raster(img, cell, cell, blur=True)
+        self.blurred = True
 
     # -- sizing ------------------------------------------------------------------------------
     def resize(self, *_args: Any) -> None:
@@ -365,6 +377,8 @@ class App:
         self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
         self.layout = compute_layout(w, h, len(self.controller.view.reels.reels), self.controller.view.reels.rows)
         self.rasterize()
+        if self.ready_ms:
+            self.rasterize_blur()
         self.controller.dirty = True
 
     # -- input ---------------------------------------------------------------------------------
@@ -534,6 +548,8 @@ class App:
         self.publish_stats()
         self.page.post("ready", {"balance": self.session.balance, "bet": self.session.bet.total})
         window.requestAnimationFrame(self._frame)
+        self._blur_later = create_proxy(self.rasterize_blur)
+        window.setTimeout(self._blur_later, 0)
 
 
 def _money(text: str, session: Session) -> int | None:
