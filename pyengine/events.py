@@ -20,12 +20,20 @@ __all__ = [
     "Event",
     "ExpandedWin",
     "ExpandingSymbolChosen",
+    "FeatureBought",
     "FreeSpinStart",
     "FreeSpinsAwarded",
     "FreeSpinsEnd",
     "GambleCard",
     "GambleEnd",
+    "HoldAndRespinEnd",
+    "HoldAndRespinStart",
+    "JackpotWin",
+    "LadderPrize",
     "LineWin",
+    "MoonCashWin",
+    "MoonPrizes",
+    "Respin",
     "RoundEnd",
     "RoundStart",
     "ScatterWin",
@@ -173,7 +181,7 @@ class ExpandedWin(Event):
 
 @record
 class WinCapReached(Event):
-    """The free-spin wins became higher than the limit: the limit is paid and the feature ends."""
+    """The wins became higher than the limit ``cap``: the limit is paid (``win``) and the feature ends."""
 
     type: ClassVar[str] = "win_cap_reached"
     cap: int
@@ -212,6 +220,88 @@ class GambleEnd(Event):
 
 
 @record
+class MoonPrizes(Event):
+    """Moons are on the reels: each at ``positions`` carries the cash prize in ``prizes``."""
+
+    type: ClassVar[str] = "moon_prizes"
+    positions: tuple[Position, ...]
+    prizes: tuple[int, ...]
+
+
+@record
+class MoonCashWin(Event):
+    """3 or 4 Moons anywhere pay their combined prize ``win``."""
+
+    type: ClassVar[str] = "moon_cash_win"
+    count: int
+    positions: tuple[Position, ...]
+    win: int
+
+
+@record
+class FeatureBought(Event):
+    """The player bought the feature for ``price`` (``multiplier`` x the total stake)."""
+
+    type: ClassVar[str] = "feature_bought"
+    feature: str
+    multiplier: int
+    price: int
+
+
+@record
+class HoldAndRespinStart(Event):
+    """Hold and Respin began with the Moons at ``positions`` held, and ``respins`` respins."""
+
+    type: ClassVar[str] = "hold_and_respin_start"
+    positions: tuple[Position, ...]
+    prizes: tuple[int, ...]
+    respins: int
+
+
+@record
+class Respin(Event):
+    """Respin ``number``: new Moons landed at ``positions`` (maybe none); ``respins_left``
+    after it (back to the full count when a Moon landed); ``moons`` now held."""
+
+    type: ClassVar[str] = "respin"
+    number: int
+    positions: tuple[Position, ...]
+    prizes: tuple[int, ...]
+    respins_left: int
+    moons: int
+
+
+@record
+class LadderPrize(Event):
+    """The prize ladder paid ``multiplier`` x the total stake for ending with ``moons`` Moons."""
+
+    type: ClassVar[str] = "ladder_prize"
+    moons: int
+    multiplier: int
+    win: int
+
+
+@record
+class HoldAndRespinEnd(Event):
+    """Hold and Respin ended with ``moons`` Moons: their ``cash`` plus the ``ladder`` prize."""
+
+    type: ClassVar[str] = "hold_and_respin_end"
+    moons: int
+    respins: int
+    cash: int
+    ladder: int
+    win: int
+
+
+@record
+class JackpotWin(Event):
+    """The time jackpot dropped: ``amount`` is credited (no multiplier applies to it)."""
+
+    type: ClassVar[str] = "jackpot_win"
+    amount: int
+
+
+@record
 class RoundEnd(Event):
     """The round finished: ``win`` was credited; ``balance`` is the new balance."""
 
@@ -237,6 +327,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         FreeSpinsEnd,
         GambleCard,
         GambleEnd,
+        MoonPrizes,
+        MoonCashWin,
+        FeatureBought,
+        HoldAndRespinStart,
+        Respin,
+        LadderPrize,
+        HoldAndRespinEnd,
+        JackpotWin,
         RoundEnd,
     )
 }

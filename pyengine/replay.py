@@ -29,10 +29,17 @@ def replay(
     settings: Mapping[str, Any] | None = None,
     balance: int = 100_000,
     autoplay: bool = False,
+    mode: str = "base",
+    jackpot: int = 0,
 ) -> list[Event]:
-    """Play one round from its record and return its whole event log."""
+    """Play one round from its record and return its whole event log.
+
+    ``mode`` is the bet mode (``buy`` for a bought feature); ``jackpot`` is the time
+    jackpot the round won (the pot's draw depends on the session's clock and pot, so a
+    record keeps its outcome rather than redrawing it).
+    """
     session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line))
-    events = session.spin(seed=seed, autoplay=autoplay)
+    events = session._start(seed=seed, autoplay=autoplay, mode=mode, jackpot=jackpot)
     for choice in choices:
         events += session.choose(choice)
     if session.in_round:
@@ -51,6 +58,8 @@ def golden_text(record: Mapping[str, Any]) -> str:
         choices=record.get("choices", ()),
         settings=record.get("settings"),
         balance=record.get("balance", 100_000),
+        mode=record.get("mode", "base"),
+        jackpot=record.get("jackpot", 0),
     )
     header = json.dumps(dict(record), sort_keys=True, separators=(",", ":"))
     return header + "\n" + dumps(events) + "\n"

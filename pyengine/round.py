@@ -37,16 +37,24 @@ class Decision:
 
 class RoundContext:
     """The mutable state of one round in play: its random source, bet, operator
-    settings, whether autoplay plays it, the events so far, the win so far and the
-    features it entered."""
+    settings, whether autoplay plays it, its bet mode (``base``, or ``buy`` for a bought
+    feature), the events so far, the win so far and the features it entered."""
 
-    __slots__ = ("autoplay", "bet", "events", "features", "rng", "settings", "win")
+    __slots__ = ("autoplay", "bet", "events", "features", "mode", "rng", "settings", "win")
 
-    def __init__(self, rng: Rng, bet: Bet, settings: Mapping[str, int], autoplay: bool = False) -> None:  # noqa: FBT001, FBT002
+    def __init__(
+        self,
+        rng: Rng,
+        bet: Bet,
+        settings: Mapping[str, int],
+        autoplay: bool = False,  # noqa: FBT001, FBT002
+        mode: str = "base",
+    ) -> None:
         self.rng = rng
         self.bet = bet
         self.settings = settings
         self.autoplay = autoplay
+        self.mode = mode
         self.events: list[Event] = []
         self.win = 0
         self.features: list[str] = []

@@ -29,7 +29,8 @@ from .errors import (
     RoundInProgressError,
     SnapshotError,
 )
-from .events import ChoiceMade, DecisionPending, Event, RoundEnd, RoundStart, events_from_json
+from .events import ChoiceMade, DecisionPending, Event, JackpotWin, RoundEnd, RoundStart, events_from_json
+from .features.jackpot import TimeJackpot
 from .games import Game, get_game
 from .model import Bet
 from .rng import Rng, new_seed
@@ -43,11 +44,18 @@ HISTORY_SIZE = 10
 PENDING_DAYS = 90
 """A round left waiting longer than this is settled on restore (auto-collect)."""
 SNAPSHOT_FORMAT = "pyengine.session/1"
+JACKPOT_STREAM = 0x4A41434B504F5421
+"""The jackpot's draw uses its own stream, ``Rng(round seed ^ JACKPOT_STREAM)``, so the
+game's outcome for a seed does not depend on the jackpot."""
 
 
 @record
 class RoundRecord:
-    """A finished round: enough to show it in the history and to replay it exactly."""
+    """A finished round: enough to show it in the history and to replay it exactly.
+
+    ``stake`` is what the round cost (the Feature Buy price in mode ``buy``); ``win`` is
+    everything credited, the ``jackpot`` part included.
+    """
 
     index: int
     seed: int
@@ -61,6 +69,13 @@ class RoundRecord:
     balance_after: int
     time_ms: int
     features: tuple[str, ...]
+    mode: str = "base"
+    jackpot: int = 0
+
+    @property
+    def game_win(self) -> int:
+        """The game's own win (the jackpot is separate: the max win does not cover it)."""
+        return self.win - self.jackpot
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,13 +91,26 @@ class RoundRecord:
             "balance_after": self.balance_after,
             "time_ms": self.time_ms,
             "features": list(self.features),
+            "mode": self.mode,
+            "jackpot": self.jackpot,
         }
 
 
 class _Round(RoundContext):
     """The round in play: the game's context plus what the session needs to save it."""
 
-    __slots__ = ("balance_after", "balance_before", "choices", "index", "pending", "process", "seed", "time_ms")
+    __slots__ = (
+        "balance_after",
+        "balance_before",
+        "choices",
+        "index",
+        "jackpot",
+        "pending",
+        "process",
+        "seed",
+        "stake",
+        "time_ms",
+    )
 
     def __init__(
         self,
@@ -93,8 +121,13 @@ class _Round(RoundContext):
         seed: int,
         balance_before: int,
         time_ms: int,
+        mode: str = "base",
+        stake: int = 0,
+        jackpot: int = 0,
     ) -> None:
-        RoundContext.__init__(self, Rng(seed), bet, settings, autoplay)
+        RoundContext.__init__(self, Rng(seed), bet, settings, autoplay, mode)
+        self.stake = stake or bet.total
+        self.jackpot = jackpot
         self.index = index
         self.seed = seed
         self.balance_before = balance_before
@@ -112,12 +145,14 @@ class _Round(RoundContext):
             self.autoplay,
             tuple(self.choices),
             tuple(self.events),
-            self.bet.total,
+            self.stake,
             self.win,
             self.balance_before,
             self.balance_after,
             self.time_ms,
             tuple(self.features),
+            self.mode,
+            self.jackpot,
         )
 
 
@@ -142,11 +177,26 @@ class Session:
         self.bet = self.game.bets.validate(bet) if bet is not None else self.game.bets.default
         self._rng = Rng(new_seed() if seed is None else seed)
         self._clock = clock
+        rules = self.game.jackpot
+        self.jackpot: TimeJackpot | None = None if rules is None else TimeJackpot(rules, self.now_ms())
         self.rounds_played = 0
         self._history: deque[_Round | RoundRecord] = deque(maxlen=HISTORY_SIZE)
         self._round: _Round | None = None
 
     # -- state ------------------------------------------------------------------
+    def now_ms(self) -> int:
+        """The session clock's time, in milliseconds since the epoch."""
+        return int(self._clock() * 1000)
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The bet modes the game offers (``base``, and ``buy`` where the feature can be bought)."""
+        return self.game.modes
+
+    def price(self, mode: str = "base") -> int:
+        """What a round in ``mode`` costs at the current bet."""
+        return self.game.price(self.bet, mode)
+
     @property
     def pending(self) -> Decision | None:
         """The decision the round in play waits on, or None."""
@@ -211,26 +261,51 @@ class Session:
         return self.set_bet(self.game.bets.max_bet)
 
     # -- rounds -------------------------------------------------------------------
-    def spin(self, *, autoplay: bool = False, seed: int | None = None) -> list[Event]:
+    def spin(self, *, autoplay: bool = False, seed: int | None = None, mode: str = "base") -> list[Event]:
         """Start a round at the current bet; return its events up to a decision or the end.
 
-        ``seed`` replaces the session's own next round seed (for replays and tests).
+        ``mode`` ``buy`` buys the feature at `price` (only where the game offers it, never
+        in autoplay). ``seed`` replaces the session's own next round seed (for replays and
+        tests).
         """
+        return self._start(autoplay=autoplay, seed=seed, mode=mode, jackpot=None)
+
+    def buy(self, *, seed: int | None = None) -> list[Event]:
+        """Buy the feature at the current bet (the price is `price("buy")`); return its events."""
+        return self._start(autoplay=False, seed=seed, mode="buy", jackpot=None)
+
+    def _start(self, *, autoplay: bool, seed: int | None, mode: str, jackpot: int | None) -> list[Event]:
+        """Start a round; ``jackpot`` given (a replay) replaces the pot's draw with that amount."""
         if self._round is not None:
             self._idle("start a round")
         bet = self.bet
-        stake = bet.lines * bet.bet_per_line
+        if mode == "base":
+            stake = bet.lines * bet.bet_per_line
+        else:
+            if mode not in self.game.modes:
+                raise EngineError(
+                    f"{self.game.name} has no mode {mode!r}; its modes are {', '.join(self.game.modes)}"
+                )
+            if autoplay:
+                raise EngineError("autoplay never buys a feature")
+            stake = self.game.price(bet, mode)
         if stake > self.balance:
+            what = "the stake" if mode == "base" else "the feature price"
             raise InsufficientFundsError(
-                f"the stake {self.game.bets.format(stake)} is more than the balance "
+                f"{what} {self.game.bets.format(stake)} is more than the balance "
                 f"{self.game.bets.format(self.balance)}; lower the bet"
             )
         if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
             raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
         round_seed = self._rng.next64() if seed is None else seed
+        now = self.now_ms()
         before = self.balance
         self.balance -= stake
-        rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, int(self._clock() * 1000))
+        if jackpot is None:
+            jackpot = 0
+            if self.jackpot is not None and mode == "base":
+                jackpot = self.jackpot.play(stake, now, Rng(round_seed ^ JACKPOT_STREAM))
+        rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot)
         rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
         rnd.process = self.game.play(rnd)
         self._round = rnd
@@ -263,6 +338,9 @@ class Session:
         return rnd.events[start:]
 
     def _finish(self, rnd: _Round) -> None:
+        if rnd.jackpot:
+            rnd.events.append(JackpotWin(rnd.jackpot))
+            rnd.win += rnd.jackpot
         self.balance += rnd.win
         rnd.events.append(RoundEnd(rnd.win, self.balance))
         rnd.process = None
@@ -293,6 +371,7 @@ class Session:
             "settings": dict(self.settings),
             "rng": self._rng.state,
             "rounds_played": self.rounds_played,
+            "jackpot": None if self.jackpot is None else self.jackpot.to_json(),
             "round": None
             if rnd is None
             else {
@@ -303,6 +382,8 @@ class Session:
                 "choices": list(rnd.choices),
                 "balance_before": rnd.balance_before,
                 "time_ms": rnd.time_ms,
+                "mode": rnd.mode,
+                "jackpot": rnd.jackpot,
             },
             "history": [r.to_json() for r in self.history],
         }
@@ -352,6 +433,11 @@ class Session:
         s = cls(g, balance=_int(state["balance"]), settings=state["settings"], bet=_bet(state["bet"]), clock=clock)
         s._rng.state = _int(state["rng"])
         s.rounds_played = _int(state["rounds_played"])
+        saved_jackpot = state.get("jackpot")
+        if (saved_jackpot is None) != (g.jackpot is None):
+            raise SnapshotError("the saved jackpot does not fit the game")
+        if g.jackpot is not None:
+            s.jackpot = TimeJackpot.from_json(g.jackpot, saved_jackpot)
         for r in state["history"]:
             record = RoundRecord(
                     index=_int(r["index"]),
@@ -366,6 +452,8 @@ class Session:
                     balance_after=_int(r["balance_after"]),
                     time_ms=_int(r["time_ms"]),
                     features=tuple(str(f) for f in r["features"]),
+                    mode=_mode(g, r.get("mode", "base")),
+                    jackpot=_amount(r.get("jackpot", 0)),
                 )
             s._verify(record)
             s._history.append(record)
@@ -381,7 +469,7 @@ class Session:
     def _verify(self, record: RoundRecord) -> None:
         """A history record must replay to exactly its events (no edited wins)."""
         probe = Session(self.game, balance=record.balance_before, seed=0, settings=self.settings, bet=record.bet)
-        events = probe.spin(seed=record.seed, autoplay=record.autoplay)
+        events = probe._start(autoplay=record.autoplay, seed=record.seed, mode=record.mode, jackpot=record.jackpot)
         try:
             for choice in record.choices:
                 events += probe.choose(choice)
@@ -392,7 +480,8 @@ class Session:
             tuple(events) != record.events
             or probe.balance != record.balance_after
             or last is None
-            or (last.win, last.stake, last.features) != (record.win, record.stake, record.features)
+            or (last.win, last.stake, last.features, last.jackpot)
+            != (record.win, record.stake, record.features, record.jackpot)
         ):
             raise SnapshotError(f"round {record.index} of the history does not match its replay")
 
@@ -409,12 +498,25 @@ class Session:
 
     def _replay(self, rd: dict[str, Any]) -> None:
         bet = _bet(rd["bet"])
+        mode = _mode(self.game, rd.get("mode", "base"))
+        stake = self.game.price(bet, mode)
         before = _int(rd["balance_before"])
-        if before - bet.total != self.balance:
+        if before - stake != self.balance:
             raise SnapshotError("the saved balance does not match the round in play")
         seed = _int(rd["seed"])
-        rnd = _Round(bet, self.settings, bool(rd["autoplay"]), _int(rd["index"]), seed, before, _int(rd["time_ms"]))
-        rnd.events.append(RoundStart(self.game.id, seed, bet.lines, bet.bet_per_line, bet.total, self.balance))
+        rnd = _Round(
+            bet,
+            self.settings,
+            bool(rd["autoplay"]),
+            _int(rd["index"]),
+            seed,
+            before,
+            _int(rd["time_ms"]),
+            mode,
+            stake,
+            _amount(rd.get("jackpot", 0)),
+        )
+        rnd.events.append(RoundStart(self.game.id, seed, bet.lines, bet.bet_per_line, stake, self.balance))
         rnd.process = self.game.play(rnd)
         self._round = rnd
         self._advance(rnd, None, 0)
@@ -436,6 +538,16 @@ def _int(v: Any) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
         raise SnapshotError(f"expected a non-negative integer, found {v!r}")
     return v
+
+
+def _amount(v: Any) -> int:
+    return _int(v)
+
+
+def _mode(game: Game, v: Any) -> str:
+    if v not in game.modes:
+        raise SnapshotError(f"the saved mode {v!r} is not one of {', '.join(game.modes)}")
+    return str(v)
 
 
 def _bet(v: Any) -> Bet:

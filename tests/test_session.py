@@ -595,6 +595,19 @@ def _collect_events() -> list[Event]:
     out += s.spin(seed=gamble_win_seed()) + s.choose("gamble")
     while s.pending is not None:
         out += s.choose("red" if "red" in s.pending.choices else s.pending.choices[0])
+    # Moon Spell: Moons, cash wins, Hold and Respin, a bought bonus up the ladder, the jackpot.
+    now = [1_767_225_600.0]
+    ms = Session("moon_spell", balance=10**9, seed=3, clock=lambda: now[0])
+    for _ in range(400):
+        out += play_round(ms, picker)
+    for seed in range(10_000):
+        bought = ms.buy(seed=seed)
+        if any(e.type == "ladder_prize" for e in bought):
+            out += bought
+            break
+    assert ms.jackpot is not None
+    now[0] = ms.jackpot.deadline_ms / 1000
+    out += play_round(ms, picker)
     return out
 
 

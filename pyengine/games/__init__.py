@@ -17,8 +17,15 @@ def _book_of_spells() -> Game:
     return load()
 
 
+def _moon_spell() -> Game:
+    from .moon_spell import load
+
+    return load()
+
+
 _LOADERS: dict[str, Callable[[], Game]] = {
     "book_of_spells": _book_of_spells,
+    "moon_spell": _moon_spell,
 }
 
 GAME_IDS: tuple[str, ...] = tuple(_LOADERS)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..model import BetConfig
+from ..features.jackpot import JackpotRules
+from ..model import Bet, BetConfig
 from ..round import RoundContext, RoundProcess
 
 __all__ = ["Game"]
@@ -20,6 +21,19 @@ class Game(Protocol):
     version: str
     target_rtp: Fraction
     bets: BetConfig
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """Bet modes: ``base`` always; ``buy`` where the feature can be bought."""
+        ...
+
+    @property
+    def jackpot(self) -> JackpotRules | None:
+        """The time jackpot's rules, or None for a game without one."""
+        ...
+
+    def price(self, bet: Bet, mode: str) -> int:
+        """What a round in ``mode`` costs at ``bet``; raise `EngineError` for a mode not offered."""
+        ...
 
     def default_settings(self) -> dict[str, int]:
         """Operator settings and their documented defaults."""

@@ -16,7 +16,7 @@ from ..evaluators import LineEvaluator, evaluate_expanding, evaluate_scatter
 from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Spin
 from ..features.free_spins import FreeSpins
 from ..features.gamble import gamble
-from ..model import ReelSet
+from ..model import Bet, ReelSet
 from ..round import Decision, RoundContext, RoundProcess
 
 __all__ = ["BookOfSpells", "FreeSpinRules", "load"]
@@ -36,6 +36,9 @@ class FreeSpinRules:
 
 class BookOfSpells:
     """The game: data plus the composition of its features."""
+
+    modes: tuple[str, ...] = ("base",)
+    jackpot = None
 
     def __init__(self, data: LinesGameData) -> None:
         self.data = data
@@ -97,6 +100,12 @@ class BookOfSpells:
                 raise EngineError(f"setting {key!r} must be an integer of at least {low}, not {value!r}")
             out[key] = int(value)
         return out
+
+    def price(self, bet: Bet, mode: str) -> int:
+        """What a round costs: the total bet (Book of Spells has no other mode)."""
+        if mode != "base":
+            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
+        return bet.total
 
     # -- play -------------------------------------------------------------------
     def _spin(self, ctx: RoundContext, reels: ReelSet, phase: str) -> tuple[tuple[str, ...], ...]:

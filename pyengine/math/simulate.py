@@ -3,7 +3,11 @@
 The simulator plays N rounds of a session exactly as the browser does, answers every
 decision by a policy (``first``: autoplay's choice, collect instead of gambling;
 ``random``: any allowed choice, gamble included) and reports the RTP with its 95%
-confidence half-width 1.96 * sigma / sqrt(N).
+confidence half-width 1.96 * sigma / sqrt(N). Mode ``buy`` buys the feature every round.
+
+The session's clock is simulated (`SIM_START` plus `SECONDS_PER_ROUND` a round), so a
+game's time jackpot drops at reproducible times; its payouts count in the RTP, and the
+pot still open at the end is reported as ``jackpot_pot``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from ..session import Session
 __all__ = ["POLICIES", "SimulationResult", "simulate"]
 
 POLICIES = ("first", "random")
+SIM_START = 1_767_225_600.0
+"""2026-01-01 00:00 UTC: where the simulated clock starts."""
+SECONDS_PER_ROUND = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +46,13 @@ class SimulationResult:
     sum_sq_x: float
     hits: int
     max_win_x: float
+    """The largest game win (the jackpot apart) in multiples of the total stake (not the buy price)."""
     features: dict[str, int]
     seconds: float
+    jackpot_paid: int = 0
+    jackpot_drops: int = 0
+    jackpot_contributed: float = 0.0
+    jackpot_pot: float = 0.0
 
     @property
     def rtp(self) -> float:
@@ -73,6 +85,12 @@ class SimulationResult:
             "stdev": self.stdev,
             "max_win_x": self.max_win_x,
             "features": dict(self.features),
+            "jackpot": {
+                "paid": self.jackpot_paid,
+                "drops": self.jackpot_drops,
+                "contributed": self.jackpot_contributed,
+                "pot": self.jackpot_pot,
+            },
             "total_stake": self.total_stake,
             "total_win": self.total_win,
             "seconds": self.seconds,
@@ -98,8 +116,13 @@ def simulate(
     modes = getattr(game, "modes", ("base",))
     if mode not in modes:
         raise EngineError(f"{game_id} has no mode {mode!r}; its modes are {', '.join(modes)}")
-    stake = game.bets.default.total
-    session = Session(game, balance=stake * rounds, seed=seed)
+    stake = game.price(game.bets.default, mode)
+    tick = [SIM_START]
+
+    def clock() -> float:
+        return tick[0]
+
+    session = Session(game, balance=stake * rounds, seed=seed, clock=clock)
     picker = Rng(seed ^ 0x5EED5EED)
     pick_random = choices == "random"
     total_win = 0
@@ -109,9 +132,10 @@ def simulate(
     features: Counter[str] = Counter()
     step = max(rounds // 100, 1)
     start = time.perf_counter()
-    spin = session.spin
+    spin = session.buy if mode == "buy" else session.spin
     choose = session.choose
     for i in range(rounds):
+        tick[0] = SIM_START + i * SECONDS_PER_ROUND
         spin()
         while (d := session.pending) is not None:
             choose(d.choices[picker.below(len(d.choices))] if pick_random else d.choices[0])
@@ -121,8 +145,8 @@ def simulate(
             total_win += win
             sum_sq += win * win
             hits += 1
-            if win > max_win:
-                max_win = win
+            if win - last.jackpot > max_win:
+                max_win = win - last.jackpot
         if last.features:
             features.update(set(last.features))
         if progress is not None and (i + 1) % step == 0:
@@ -130,6 +154,7 @@ def simulate(
     seconds = time.perf_counter() - start
     if progress is not None and rounds % step:
         progress(rounds % step)
+    jp = session.jackpot
     return SimulationResult(
         game=game_id,
         mode=mode,
@@ -140,7 +165,11 @@ def simulate(
         total_win=total_win,
         sum_sq_x=sum_sq / (stake * stake),
         hits=hits,
-        max_win_x=max_win / stake,
+        max_win_x=max_win / game.bets.default.total,
         features=dict(features),
         seconds=seconds,
+        jackpot_paid=jp.paid if jp else 0,
+        jackpot_drops=jp.drops if jp else 0,
+        jackpot_contributed=float(jp.contributed) if jp else 0.0,
+        jackpot_pot=float(jp.pot) if jp else 0.0,
     )

@@ -1,0 +1,84 @@
+"""Hold and Respin: prize symbols are held while the empty positions respin.
+
+The bonus starts with some positions held (each with its cash prize) and ``respins``
+respins. On every respin each empty position independently lands a prize symbol with
+probability ``numerator / denominator``; a respin that lands at least one resets the
+count to ``respins``. The bonus ends after ``respins`` respins in a row land nothing, or
+when every position is held. It pays the held prizes plus the ladder prize for the final
+count. Because each empty position lands with the same chance, the count of held
+positions and the respins left are a Markov chain (``pyengine.math`` solves it exactly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..events import HoldAndRespinEnd, HoldAndRespinStart, LadderPrize, Respin
+from ..rng import Rng
+from ..round import RoundContext
+
+__all__ = ["HoldAndRespinResult", "HoldAndRespinRules", "hold_and_respin"]
+
+Position = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HoldAndRespinRules:
+    """Trigger count, respins per reset, the landing chance per empty position and the ladder
+    (final count -> multiplier of the total stake)."""
+
+    trigger: int
+    respins: int
+    numerator: int
+    denominator: int
+    ladder: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HoldAndRespinResult:
+    moons: int
+    respins: int
+    cash: int
+    ladder: int
+
+    @property
+    def win(self) -> int:
+        return self.cash + self.ladder
+
+
+def hold_and_respin(
+    ctx: RoundContext,
+    rules: HoldAndRespinRules,
+    positions: tuple[Position, ...],
+    held: dict[Position, int],
+    draw_prize: Callable[[Rng], int],
+) -> HoldAndRespinResult:
+    """Play the bonus from ``held`` (position -> prize, in minor units) over ``positions``."""
+    rng = ctx.rng
+    start = sorted(held)
+    ctx.emit(HoldAndRespinStart(tuple(start), tuple(held[p] for p in start), rules.respins))
+    left = rules.respins
+    number = 0
+    num, den = rules.numerator, rules.denominator
+    total = len(positions)
+    while left and len(held) < total:
+        number += 1
+        new_pos: list[Position] = []
+        new_prizes: list[int] = []
+        for pos in positions:
+            if pos not in held and rng.below(den) < num:
+                prize = draw_prize(rng)
+                held[pos] = prize
+                new_pos.append(pos)
+                new_prizes.append(prize)
+        left = rules.respins if new_pos else left - 1
+        ctx.emit(Respin(number, tuple(new_pos), tuple(new_prizes), left, len(held)))
+    moons = len(held)
+    cash = sum(held.values())
+    ladder_x = rules.ladder.get(moons, 0)
+    ladder = ladder_x * ctx.bet.total
+    if ladder:
+        ctx.emit(LadderPrize(moons, ladder_x, ladder))
+    ctx.emit(HoldAndRespinEnd(moons, number, cash, ladder, cash + ladder))
+    return HoldAndRespinResult(moons, number, cash, ladder)

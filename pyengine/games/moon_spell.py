@@ -1,0 +1,272 @@
+"""Moon Spell: 5x3, 20 lines, Wild, Moons with cash prizes, Hold and Respin with a prize
+ladder, Feature Buy and a time jackpot.
+
+The rules are in ``docs/games/moon_spell.md``; the numbers (symbols, pays, strips, lines,
+bets, prize weights, respin chance, ladder, buy price, jackpot) in ``data/moon_spell.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..data import Field, LinesGameData, load_lines_game, read_data_file
+from ..errors import EngineError
+from ..evaluators import LineEvaluator
+from ..events import FeatureBought, LineWin, MoonCashWin, MoonPrizes, Spin, WinCapReached
+from ..features.hold_and_respin import HoldAndRespinRules, hold_and_respin
+from ..features.jackpot import JackpotRules
+from ..model import Bet, ReelSet
+from ..rng import Rng
+from ..round import Decision, RoundContext, RoundProcess
+
+__all__ = ["MODES", "BuyRules", "MoonRules", "MoonSpell", "load"]
+
+MODES = ("base", "buy")
+FEATURE_START = Decision("feature_start", ("start",), feature=True)
+POSITIONS: tuple[tuple[int, int], ...] = tuple((reel, row) for reel in range(5) for row in range(3))
+
+
+@dataclass(frozen=True, slots=True)
+class MoonRules:
+    """The Moon symbol, its prizes (multiples of the total stake) and their weights when a Moon
+    lands on a spin (``base``) and on a respin (``respin``); counts that pay their cash."""
+
+    symbol: str
+    prizes_x: tuple[Fraction, ...]
+    base_weights: tuple[int, ...]
+    respin_weights: tuple[int, ...]
+    cash_counts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuyRules:
+    """Feature Buy: the price in total stakes, and the weights of the Moons it starts with."""
+
+    price_x: int
+    target_rtp: Fraction
+    moons: tuple[tuple[int, int], ...]
+
+
+class MoonSpell:
+    """The game: data plus the composition of its features."""
+
+    modes: tuple[str, ...] = MODES
+
+    def __init__(self, data: LinesGameData) -> None:
+        self.data = data
+        self.id = data.id
+        self.name = data.name
+        self.version = data.version
+        self.target_rtp = data.target_rtp
+        self.bets = data.bets
+        root = data.root
+        wild = data.wild
+        if wild is None:
+            raise root.get("symbols").error("Moon Spell needs a wild symbol")
+        self.wild: str = wild
+        self.wild_pays_as = root.get("wild_pays_as").as_str()
+        if self.wild_pays_as not in data.paytable.pays:
+            raise root.get("wild_pays_as").error(f"{self.wild_pays_as!r} has no pays")
+        self.base_reels: ReelSet = data.reels["base"]
+        if len(self.base_reels.strips) != 5 or data.rows != 3:
+            raise root.get("reels").error("Moon Spell is played on 5 reels of 3 rows")
+        self.moon = _moon_rules(root.get("moon"), data)
+        self.lines = LineEvaluator(
+            data.paylines, data.paytable, wild=wild, wild_pays_as=self.wild_pays_as, not_substituted=(self.moon.symbol,)
+        )
+        self.respin = _respin_rules(root.get("hold_and_respin"))
+        self.buy = _buy_rules(root.get("feature_buy"), self.respin.trigger)
+        self.max_win_x = root.get("max_win_x").as_int(minimum=1)
+        self.jackpot = _jackpot_rules(root.get("jackpot"))
+        for lines in data.bets.lines:
+            for level in data.bets.levels:
+                total = lines * level
+                for x in self.moon.prizes_x:
+                    if (x * total).denominator != 1:
+                        raise root.get("moon").get("prizes_x").error(
+                            f"prize {x}x of a total stake of {total} is not a whole number of minor units"
+                        )
+        self._cash_counts = frozenset(self.moon.cash_counts)
+
+    # -- settings and modes ------------------------------------------------------
+    def default_settings(self) -> dict[str, int]:
+        return {}
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
+        for key in settings:
+            raise EngineError(f"unknown setting {key!r}; {self.name} has no operator settings")
+        return {}
+
+    def price(self, bet: Bet, mode: str) -> int:
+        """What a round in ``mode`` costs at ``bet`` (the total stake, or the Feature Buy price)."""
+        if mode == "base":
+            return bet.total
+        if mode == "buy":
+            return self.buy.price_x * bet.total
+        raise EngineError(f"{self.name} has no mode {mode!r}; its modes are {', '.join(MODES)}")
+
+    # -- play ----------------------------------------------------------------------
+    def _prize(self, rng: Rng, weights: tuple[int, ...], total: int) -> int:
+        x = self.moon.prizes_x[rng.weighted(weights)]
+        return x.numerator * total // x.denominator
+
+    def play(self, ctx: RoundContext) -> RoundProcess:
+        total = ctx.bet.total
+        moon = self.moon
+        if ctx.mode == "buy":
+            ctx.emit(FeatureBought("hold_and_respin", self.buy.price_x, self.buy.price_x * total))
+            rng = ctx.rng
+            count = self.buy.moons[rng.weighted([w for _, w in self.buy.moons])][0]
+            free = list(POSITIONS)
+            held: dict[tuple[int, int], int] = {}
+            for _ in range(count):
+                pos = free.pop(rng.below(len(free)))
+                held[pos] = self._prize(rng, moon.base_weights, total)
+            ctx.features.append("hold_and_respin")
+            self._bonus(ctx, held)
+            self._cap(ctx)
+            return
+        stops, window = self.base_reels.draw(ctx.rng.below(self.base_reels.radix))
+        ctx.events.append(Spin("base", stops, window))
+        bpl = ctx.bet.bet_per_line
+        win = 0
+        for r in self.lines.evaluate(window, ctx.bet.lines):
+            amount = r.multiplier * bpl
+            win += amount
+            ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
+        ms = moon.symbol
+        c0, c1, c2, c3, c4 = window
+        if ms in c0 or ms in c1 or ms in c2 or ms in c3 or ms in c4:
+            positions = tuple((reel, row) for reel, col in enumerate(window) for row, s in enumerate(col) if s == ms)
+            rng = ctx.rng
+            prizes = tuple(self._prize(rng, moon.base_weights, total) for _ in positions)
+            ctx.emit(MoonPrizes(positions, prizes))
+            n = len(positions)
+            if n in self._cash_counts:
+                cash = sum(prizes)
+                win += cash
+                ctx.emit(MoonCashWin(n, positions, cash))
+            ctx.win = win
+            if n >= self.respin.trigger:
+                ctx.features.append("hold_and_respin")
+                yield FEATURE_START
+                self._bonus(ctx, dict(zip(positions, prizes, strict=True)))
+                self._cap(ctx)
+            return
+        ctx.win = win
+
+    def _bonus(self, ctx: RoundContext, held: dict[tuple[int, int], int]) -> None:
+        total = ctx.bet.total
+        weights = self.moon.respin_weights
+        result = hold_and_respin(ctx, self.respin, POSITIONS, held, lambda rng: self._prize(rng, weights, total))
+        ctx.win += result.win
+
+    def _cap(self, ctx: RoundContext) -> None:
+        cap = self.max_win_x * ctx.bet.total
+        if ctx.win > cap:
+            ctx.win = cap
+            ctx.emit(WinCapReached(cap, cap))
+
+    # -- description ----------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        d = self.data
+        return {
+            "id": d.id,
+            "name": d.name,
+            "version": d.version,
+            "target_rtp": str(d.target_rtp),
+            "rows": d.rows,
+            "symbols": [{"id": s.id, "name": s.name, "kind": s.kind.value} for s in d.symbols],
+            "paytable": {s: {str(k): v for k, v in p.items()} for s, p in d.paytable.pays.items()},
+            "wild_pays_as": self.wild_pays_as,
+            "paylines": [list(p.rows) for p in d.paylines],
+            "reels": {name: [list(s) for s in rs.strips] for name, rs in d.reels.items()},
+            "bets": {
+                "lines": list(d.bets.lines),
+                "bet_per_line": list(d.bets.levels),
+                "default": d.bets.default.to_json(),
+                "currency": d.bets.currency,
+                "minor_per_major": d.bets.minor_per_major,
+            },
+            "moon": {
+                "symbol": self.moon.symbol,
+                "prizes_x": [str(x) for x in self.moon.prizes_x],
+                "cash_counts": list(self.moon.cash_counts),
+            },
+            "hold_and_respin": {
+                "trigger": self.respin.trigger,
+                "respins": self.respin.respins,
+                "positions": len(POSITIONS),
+                "ladder": {str(k): v for k, v in sorted(self.respin.ladder.items())},
+            },
+            "feature_buy": {"price_x": self.buy.price_x, "target_rtp": str(self.buy.target_rtp)},
+            "max_win_x": self.max_win_x,
+            "jackpot": self.jackpot.to_json(),
+            "modes": list(MODES),
+            "settings": {},
+        }
+
+
+def _moon_rules(f: Field, data: LinesGameData) -> MoonRules:
+    sym = f.get("symbol").as_str()
+    ids = {s.id for s in data.symbols}
+    if sym not in ids or not data.symbol(sym).is_scatter:
+        raise f.get("symbol").error(f"{sym!r} must be a scatter symbol of the game")
+    prizes = tuple(pf.as_fraction() for pf in f.get("prizes_x").as_list(min_len=1))
+    if any(p <= 0 for p in prizes) or list(prizes) != sorted(set(prizes)):
+        raise f.get("prizes_x").error("prizes must be positive and strictly increasing")
+    wf = f.get("weights")
+    weights = []
+    for name in ("base", "respin"):
+        ws = tuple(x.as_int(minimum=0) for x in wf.get(name).as_list())
+        if len(ws) != len(prizes) or not any(ws):
+            raise wf.get(name).error(f"needs one weight per prize ({len(prizes)}), not all zero")
+        weights.append(ws)
+    counts = tuple(x.as_int(minimum=1) for x in f.get("cash_counts").as_list())
+    return MoonRules(sym, prizes, weights[0], weights[1], counts)
+
+
+def _respin_rules(f: Field) -> HoldAndRespinRules:
+    land = f.get("respin_moon")
+    num = land.get("numerator").as_int(minimum=1)
+    den = land.get("denominator").as_int(minimum=1)
+    if num >= den:
+        raise land.error("the landing chance must be below 1")
+    ladder = {}
+    for k, v in f.get("ladder").items():
+        if not k.isdigit() or not 1 <= int(k) <= len(POSITIONS):
+            raise v.error(f"ladder counts must be 1 to {len(POSITIONS)}")
+        ladder[int(k)] = v.as_int(minimum=1)
+    trigger = f.get("trigger").as_int(minimum=1)
+    if trigger > len(POSITIONS):
+        raise f.get("trigger").error(f"cannot exceed {len(POSITIONS)} positions")
+    return HoldAndRespinRules(trigger, f.get("respins").as_int(minimum=1), num, den, ladder)
+
+
+def _buy_rules(f: Field, trigger: int) -> BuyRules:
+    moons = []
+    for k, v in f.get("moons").items():
+        if not k.isdigit() or not trigger <= int(k) <= len(POSITIONS):
+            raise v.error(f"a bought feature starts with {trigger} to {len(POSITIONS)} Moons")
+        moons.append((int(k), v.as_int(minimum=1)))
+    if not moons:
+        raise f.get("moons").error("needs at least one count")
+    return BuyRules(f.get("price_x").as_int(minimum=1), f.get("target_rtp").as_fraction(), tuple(sorted(moons)))
+
+
+def _jackpot_rules(f: Field) -> JackpotRules:
+    c = f.get("contribution").as_fraction()
+    if not 0 < c < 1:
+        raise f.get("contribution").error("must be a share between 0 and 1")
+    minute = f.get("deadline_utc_minute").as_int(minimum=0)
+    if minute >= 1440:
+        raise f.get("deadline_utc_minute").error("must be a minute of the day, 0 to 1439")
+    return JackpotRules(c, minute, f.get("min_minutes").as_int(minimum=1), f.get("odds_per_second").as_int(minimum=1))
+
+
+def load() -> MoonSpell:
+    """Load the game from its data file."""
+    return MoonSpell(load_lines_game(read_data_file("moon_spell.json")))
