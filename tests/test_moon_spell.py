@@ -58,7 +58,15 @@ def _game() -> MoonSpell:
 
 GAME = _game()
 PRIZES = GAME.moon.prizes_x  # 0.5x ... 100x the total stake
-X = {str(p): i for i, p in enumerate(PRIZES)}  # "1/2" -> weight index
+
+def _starts(weights: Sequence[int]) -> dict[str, int]:
+    """Prize -> the scripted value of ``below(sum(weights))`` that draws it (the game looks
+    the draw up in a table of the cumulative weights)."""
+    return {str(p): sum(weights[:i]) for i, p in enumerate(PRIZES) if weights[i]}
+
+
+X = _starts(GAME.moon.base_weights)  # "1/2" -> the draw of a base Moon worth 0.5x
+XR = _starts(GAME.moon.respin_weights)
 
 
 def variant(**changes: Any) -> dict[str, Any]:
@@ -173,7 +181,7 @@ def test_three_or_four_moons_pay_their_combined_prize(count: int) -> None:
     picks = [X["1/2"], X["1"], X["20"], X["3"]][:count]
     ctx, decisions = play(fixed(with_moons(spots)), [0, *picks])
     (cash,) = of(ctx, MoonCashWin)
-    expected = sum(int(PRIZES[i] * 100) for i in picks)
+    expected = sum(int(p * 100) for p in PRIZES if X.get(str(p)) in picks)
     assert (cash.count, cash.win, ctx.win) == (count, expected, expected)
     assert cash.positions == tuple(sorted(spots))
     assert decisions == []
@@ -252,7 +260,7 @@ def test_the_ladder_pays_by_the_final_count(moons: int, rung: int) -> None:
 
 def test_the_max_win_caps_the_round() -> None:
     spots = list(POSITIONS[:5])
-    script = [0, *[X["100"]] * 5] + [0, X["100"]] * 10  # 15 Moons of 100x each: 6500x
+    script = [0, *[X["100"]] * 5] + [0, XR["100"]] * 10  # 15 Moons of 100x each: 6500x
     game = build(
         variant(reels={"base": with_moons(spots)}, hold_and_respin__respin_moon={"numerator": 1, "denominator": 2})
     )

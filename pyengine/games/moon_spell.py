@@ -90,6 +90,16 @@ class MoonSpell:
                             f"prize {x}x of a total stake of {total} is not a whole number of minor units"
                         )
         self._cash_counts = frozenset(self.moon.cash_counts)
+        # Per reel and stop: the rows showing a Moon (this runs on every spin).
+        self._moon_rows = tuple(
+            tuple(tuple(r for r, sym in enumerate(col) if sym == self.moon.symbol) for col in cols)
+            for cols in self.base_reels.columns
+        )
+        # A weighted draw is below(sum of weights) looked up in a table: the same draw as
+        # `Rng.weighted`, without the scan.
+        self._base_lookup = _lookup(self.moon.base_weights)
+        self._respin_lookup = _lookup(self.moon.respin_weights)
+        self._prizes: dict[int, tuple[int, ...]] = {}
 
     # -- settings and modes ------------------------------------------------------
     def default_settings(self) -> dict[str, int]:
@@ -109,22 +119,29 @@ class MoonSpell:
         raise EngineError(f"{self.name} has no mode {mode!r}; its modes are {', '.join(MODES)}")
 
     # -- play ----------------------------------------------------------------------
-    def _prize(self, rng: Rng, weights: tuple[int, ...], total: int) -> int:
-        x = self.moon.prizes_x[rng.weighted(weights)]
-        return x.numerator * total // x.denominator
+    def prizes(self, total: int) -> tuple[int, ...]:
+        """The Moon prizes in minor units at a total stake of ``total``."""
+        try:
+            return self._prizes[total]
+        except KeyError:
+            p = self._prizes[total] = tuple(x.numerator * total // x.denominator for x in self.moon.prizes_x)
+            return p
+
+    def _prize(self, rng: Rng, lookup: tuple[int, ...], prizes: tuple[int, ...]) -> int:
+        return prizes[lookup[rng.below(len(lookup))]]
 
     def play(self, ctx: RoundContext) -> RoundProcess:
         total = ctx.bet.total
-        moon = self.moon
         if ctx.mode == "buy":
             ctx.emit(FeatureBought("hold_and_respin", self.buy.price_x, self.buy.price_x * total))
             rng = ctx.rng
             count = self.buy.moons[rng.weighted([w for _, w in self.buy.moons])][0]
             free = list(POSITIONS)
             held: dict[tuple[int, int], int] = {}
+            prizes = self.prizes(total)
             for _ in range(count):
                 pos = free.pop(rng.below(len(free)))
-                held[pos] = self._prize(rng, moon.base_weights, total)
+                held[pos] = self._prize(rng, self._base_lookup, prizes)
             ctx.features.append("hold_and_respin")
             self._bonus(ctx, held)
             self._cap(ctx)
@@ -137,12 +154,17 @@ class MoonSpell:
             amount = r.multiplier * bpl
             win += amount
             ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
-        ms = moon.symbol
-        c0, c1, c2, c3, c4 = window
-        if ms in c0 or ms in c1 or ms in c2 or ms in c3 or ms in c4:
-            positions = tuple((reel, row) for reel, col in enumerate(window) for row, s in enumerate(col) if s == ms)
+        m0, m1, m2, m3, m4 = self._moon_rows
+        s0, s1, s2, s3, s4 = stops
+        rows = (m0[s0], m1[s1], m2[s2], m3[s3], m4[s4])
+        if rows != _NO_MOONS:
+            positions = tuple((reel, row) for reel, rs in enumerate(rows) for row in rs)
             rng = ctx.rng
-            prizes = tuple(self._prize(rng, moon.base_weights, total) for _ in positions)
+            below = rng.below
+            lookup = self._base_lookup
+            size = len(lookup)
+            table = self.prizes(total)
+            prizes = tuple(table[lookup[below(size)]] for _ in positions)
             ctx.emit(MoonPrizes(positions, prizes))
             n = len(positions)
             if n in self._cash_counts:
@@ -159,9 +181,9 @@ class MoonSpell:
         ctx.win = win
 
     def _bonus(self, ctx: RoundContext, held: dict[tuple[int, int], int]) -> None:
-        total = ctx.bet.total
-        weights = self.moon.respin_weights
-        result = hold_and_respin(ctx, self.respin, POSITIONS, held, lambda rng: self._prize(rng, weights, total))
+        table = self.prizes(ctx.bet.total)
+        lookup = self._respin_lookup
+        result = hold_and_respin(ctx, self.respin, POSITIONS, held, lambda rng: self._prize(rng, lookup, table))
         ctx.win += result.win
 
     def _cap(self, ctx: RoundContext) -> None:
@@ -210,6 +232,14 @@ class MoonSpell:
         }
 
 
+_NO_MOONS: tuple[tuple[int, ...], ...] = ((),) * 5
+
+
+def _lookup(weights: tuple[int, ...]) -> tuple[int, ...]:
+    """Index ``i`` repeated ``weights[i]`` times: ``lookup[below(sum)]`` draws like `Rng.weighted`."""
+    return tuple(i for i, w in enumerate(weights) for _ in range(w))
+
+
 def _moon_rules(f: Field, data: LinesGameData) -> MoonRules:
     sym = f.get("symbol").as_str()
     ids = {s.id for s in data.symbols}
@@ -222,8 +252,8 @@ def _moon_rules(f: Field, data: LinesGameData) -> MoonRules:
     weights = []
     for name in ("base", "respin"):
         ws = tuple(x.as_int(minimum=0) for x in wf.get(name).as_list())
-        if len(ws) != len(prizes) or not any(ws):
-            raise wf.get(name).error(f"needs one weight per prize ({len(prizes)}), not all zero")
+        if len(ws) != len(prizes) or not any(ws) or sum(ws) > 1_000_000:
+            raise wf.get(name).error(f"needs one weight per prize ({len(prizes)}), not all zero, at most 10**6 in all")
         weights.append(ws)
     counts = tuple(x.as_int(minimum=1) for x in f.get("cash_counts").as_list())
     return MoonRules(sym, prizes, weights[0], weights[1], counts)
