@@ -69,6 +69,7 @@ def _parser() -> _Parser:
     pl.add_argument("--seed", type=_seed, default=None)
     pl.add_argument("--rounds", type=_positive, default=1)
     pl.add_argument("--choices", choices=POLICIES, default="first")
+    pl.add_argument("--mode", default="base")
     pl.add_argument("--jsonl", action="store_true", required=True)
     return p
 
@@ -128,12 +129,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seed = new_seed() if args.seed is None else args.seed
-    stake = game.bets.default.total
+    stake = game.price(game.bets.default, args.mode)
     session = Session(game, balance=max(stake * args.rounds, 100_000), seed=seed)
     picker = Rng(seed ^ 0x5EED5EED)
     for _ in range(args.rounds):
         before = session.balance
-        events: list[Event] = session.spin()
+        events: list[Event] = session.spin(mode=args.mode)
         while (d := session.pending) is not None:
             choice = d.choices[picker.below(len(d.choices))] if args.choices == "random" else d.choices[0]
             events += session.choose(choice)
@@ -147,6 +148,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             "balance_after": session.balance,
             "events": [e.to_json() for e in events],
         }
+        if args.mode != "base" or last.jackpot:
+            line |= {"mode": last.mode, "jackpot": last.jackpot}
         print(json.dumps(line, sort_keys=True, separators=(",", ":")))
     return 0
 

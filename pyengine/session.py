@@ -125,7 +125,17 @@ class _Round(RoundContext):
         stake: int = 0,
         jackpot: int = 0,
     ) -> None:
-        RoundContext.__init__(self, Rng(seed), bet, settings, autoplay, mode)
+        # RoundContext's fields, set here directly: this runs for every round played.
+        rng = Rng.__new__(Rng)  # the seed is already checked (or drawn by the session)
+        rng.state = seed
+        self.rng = rng
+        self.bet = bet
+        self.settings = settings
+        self.autoplay = autoplay
+        self.mode = mode
+        self.events: list[Event] = []
+        self.win = 0
+        self.features: list[str] = []
         self.stake = stake or bet.total
         self.jackpot = jackpot
         self.index = index
@@ -298,7 +308,7 @@ class Session:
         if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
             raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
         round_seed = self._rng.next64() if seed is None else seed
-        now = self.now_ms()
+        now = int(self._clock() * 1000)
         before = self.balance
         self.balance -= stake
         if jackpot is None:
@@ -328,11 +338,19 @@ class Session:
 
     def _advance(self, rnd: _Round, choice: str | None, start: int) -> list[Event]:
         assert rnd.process is not None
-        try:
-            decision = rnd.process.send(choice)  # type: ignore[arg-type]
-        except StopIteration:
-            self._finish(rnd)
-            return rnd.events[start:]
+        if choice is None:
+            # Most rounds end without a decision: next() with a default ends them without
+            # raising StopIteration.
+            decision = next(rnd.process, None)
+            if decision is None:
+                self._finish(rnd)
+                return rnd.events[start:]
+        else:
+            try:
+                decision = rnd.process.send(choice)
+            except StopIteration:
+                self._finish(rnd)
+                return rnd.events[start:]
         rnd.pending = decision
         rnd.events.append(DecisionPending(decision.kind, decision.choices))
         return rnd.events[start:]

@@ -1,8 +1,8 @@
 """Write the golden replay files: ``python tests/make_golden.py``.
 
-Each case is a round played through `Session` with a scripted way of answering decisions;
-the case's seed is the first one (from a fixed search stream) whose round shows what the
-case is about. The record (with the choices made) and its event log are written to
+Each case is a round played through `Session` with a scripted way of answering decisions
+(and, for Moon Spell, a bet mode: ``buy`` for a bought feature); the case's seed is the
+first one (from a fixed search stream) whose round shows what the case is about. The record (with the choices made) and its event log are written to
 ``tests/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
 intended, and review the diff.
 """
@@ -65,12 +65,32 @@ CASES: list[tuple[str, int, int, dict[str, int], list[str], Check]] = [
 ]
 
 
+# Moon Spell: (case, bet per line, mode, what the round must show); 20 lines, no settings.
+MOON_CASES: list[tuple[str, int, str, Check]] = [
+    ("loss", 5, "base", lambda evs: evs[-1].win == 0 and "moon_prizes" in _types(evs)),  # type: ignore[attr-defined]
+    ("line_win", 5, "base", lambda evs: "line_win" in _types(evs) and "moon_prizes" not in _types(evs)),
+    ("moon_cash", 5, "base", lambda evs: "moon_cash_win" in _types(evs)),
+    ("hold_and_respin", 5, "base", lambda evs: "hold_and_respin_end" in _types(evs)),
+    ("buy", 10, "buy", lambda evs: "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)),
+    ("buy_ladder", 5, "buy", lambda evs: "ladder_prize" in _types(evs)),
+]
+MOON_JACKPOT = 1234
+"""The jackpot a golden record says its round won (a record keeps the pot's outcome)."""
+
+
 def record_for(
-    game: str, seed: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str]
+    game: str,
+    seed: int,
+    lines: int,
+    bpl: int,
+    settings: dict[str, int],
+    answers: list[str],
+    mode: str = "base",
+    jackpot: int = 0,
 ) -> dict[str, Any]:
     """Play a round, answering gamble decisions from ``answers`` (else the first choice)."""
     s = Session(game, balance=100_000, seed=0, settings=settings, bet=Bet(lines, bpl))
-    s.spin(seed=seed)
+    s._start(seed=seed, autoplay=False, mode=mode, jackpot=jackpot)
     queue = list(answers)
     choices: list[str] = []
     while (d := s.pending) is not None:
@@ -81,7 +101,7 @@ def record_for(
                 choice = wanted
         choices.append(choice)
         s.choose(choice)
-    return {
+    record = {
         "game": game,
         "seed": seed,
         "lines": lines,
@@ -90,14 +110,25 @@ def record_for(
         "balance": 100_000,
         "choices": choices,
     }
+    if mode != "base" or jackpot:
+        record |= {"mode": mode, "jackpot": jackpot}
+    return record
 
 
 def find(
-    game: str, index: int, lines: int, bpl: int, settings: dict[str, int], answers: list[str], check: Check
+    game: str,
+    index: int,
+    lines: int,
+    bpl: int,
+    settings: dict[str, int],
+    answers: list[str],
+    check: Check,
+    mode: str = "base",
+    jackpot: int = 0,
 ) -> dict[str, Any]:
     search = Rng(1000 + index)
     for _ in range(200_000):
-        record = record_for(game, search.next64(), lines, bpl, settings, answers)
+        record = record_for(game, search.next64(), lines, bpl, settings, answers, mode, jackpot)
         events = replay(
             game,
             seed=record["seed"],
@@ -105,6 +136,8 @@ def find(
             bet_per_line=bpl,
             choices=record["choices"],
             settings=settings,
+            mode=mode,
+            jackpot=jackpot,
         )
         if check(events):
             return record
@@ -118,6 +151,15 @@ def main() -> None:
         path = GOLDEN / f"{game}__{case}.jsonl"
         path.write_text(golden_text(find(game, index, lines, bpl, settings, answers, check)))
         print(f"wrote {path.relative_to(ROOT)}")
+    game = "moon_spell"
+    for index, (case, bpl, mode, check) in enumerate(MOON_CASES, start=100):
+        path = GOLDEN / f"{game}__{case}.jsonl"
+        path.write_text(golden_text(find(game, index, 20, bpl, {}, [], check, mode)))
+        print(f"wrote {path.relative_to(ROOT)}")
+    path = GOLDEN / f"{game}__jackpot.jsonl"
+    record = find(game, 200, 20, 5, {}, [], lambda evs: "jackpot_win" in _types(evs), "base", MOON_JACKPOT)
+    path.write_text(golden_text(record))
+    print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
