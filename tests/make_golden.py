@@ -2,7 +2,8 @@
 
 Each case is a round played through `Session` with a scripted way of answering decisions
 (and, for Moon Spell, a bet mode: ``buy`` for a bought feature); the case's seed is the
-first one (from a fixed search stream) whose round shows what the case is about. The record (with the choices made) and its event log are written to
+first one (from a fixed search stream) whose round shows what the case is about. The
+record (with the choices made) and its event log are written to
 ``tests/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
 intended, and review the diff.
 """
