@@ -314,7 +314,9 @@ class Session:
         if jackpot is None:
             jackpot = 0
             if self.jackpot is not None and mode == "base":
-                jackpot = self.jackpot.play(stake, now, Rng(round_seed ^ JACKPOT_STREAM))
+                jrng = Rng.__new__(Rng)
+                jrng.state = round_seed ^ JACKPOT_STREAM
+                jackpot = self.jackpot.play(stake, now, jrng)
         rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot)
         rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
         rnd.process = self.game.play(rnd)

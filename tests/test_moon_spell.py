@@ -41,7 +41,7 @@ from pyengine.games import get_game
 from pyengine.games.moon_spell import POSITIONS, MoonSpell
 from pyengine.model import Bet
 from pyengine.replay import replay
-from pyengine.rng import ScriptedRng
+from pyengine.rng import Rng, ScriptedRng
 from pyengine.round import Decision, RoundContext
 from pyengine.session import Session
 
@@ -524,3 +524,50 @@ def test_over_a_long_run_the_jackpot_pays_out_what_it_collected() -> None:
     assert result.jackpot_paid + Fraction(result.jackpot_pot) == contributed
     # Everything collected was paid except the current pot, which is younger than one day.
     assert result.jackpot_pot < float(contributed) * 0.75
+
+
+# -- the line evaluator's three-column fast path -----------------------------------------------
+def reference_lines(window: Sequence[Sequence[str]]) -> list[tuple[int, str, int, int]]:
+    """Every line's best win written out from the rules (no Moon substitution, pays from 3)."""
+    out = []
+    pays = GAME.data.paytable
+    for line in GAME.data.paylines:
+        syms = [window[reel][row] for reel, row in enumerate(line.rows)]
+        best = (0, "", 0)
+        for symbol in pays.pays:
+            count = 0
+            for sym in syms:
+                if sym != symbol and sym != "WILD":
+                    break
+                count += 1
+            p = pays.pay(symbol, count)
+            if p > best[0]:
+                best = (p, symbol, count)
+        if best[0]:
+            out.append((line.number, best[1], best[2], best[0]))
+    return out
+
+
+def test_fast_line_path_equals_the_rules_on_many_windows() -> None:
+    rng = Rng(77)
+    reels = GAME.base_reels
+    paying = 0
+    for _ in range(20_000):
+        _, window = reels.draw(rng.below(reels.radix))
+        fast = [(r.line, r.symbol, r.count, r.multiplier) for r in GAME.lines.evaluate(window, 20)]
+        assert fast == reference_lines(window)
+        paying += bool(fast)
+    assert paying > 2_000
+
+
+def test_fast_line_path_on_dense_windows() -> None:
+    rng = Rng(78)
+    inner = ["WILD", "WOLF", "A", "MOON"]  # reels 2-4 (the Wild's reels)
+    outer = ["WOLF", "A", "MOON"]
+    for _ in range(3_000):
+        window = tuple(
+            tuple((inner if reel in (1, 2, 3) else outer)[rng.below(4 if reel in (1, 2, 3) else 3)] for _ in range(3))
+            for reel in range(5)
+        )
+        fast = [(r.line, r.symbol, r.count, r.multiplier) for r in GAME.lines.evaluate(window, 20)]
+        assert fast == reference_lines(window)

@@ -42,6 +42,7 @@ class LineEvaluator:
 
     __slots__ = (
         "_cache",
+        "_deep",
         "_lines",
         "_pays",
         "_positions",
@@ -76,7 +77,10 @@ class LineEvaluator:
         self._cache: dict[tuple[str, ...], tuple[str, int, int] | None] = {}
         # Without one-symbol pays, a line whose first two symbols differ (no wild) cannot pay.
         self._quick = all(p[1] == 0 for p in self._pays.values()) and self._wild_pays[1] == 0
-        self._survivors: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, ...]] = {}
+        self._survivors: dict[tuple[tuple[str, ...], ...], tuple[int, ...]] = {}
+        # Without two-symbol pays either, the first three symbols must match: survivors are
+        # then memoised per three columns, which leaves far fewer lines to look at.
+        self._deep = self._quick and all(p[2] == 0 for p in self._pays.values()) and self._wild_pays[2] == 0
 
     def evaluate(self, window: Window, lines: int) -> list[LineResult]:
         """Wins on the first ``lines`` paylines of ``window``."""
@@ -86,11 +90,11 @@ class LineEvaluator:
             # tuple(map())). Without one-symbol pays a line can only pay if its first two
             # symbols match or one is wild: those lines are memoised per pair of columns.
             c0, c1, c2, c3, c4 = window
-            pair = (c0, c1)
+            key = (c0, c1, c2) if self._deep else (c0, c1)
             try:
-                candidates = self._survivors[pair]
+                candidates = self._survivors[key]
             except KeyError:
-                candidates = self._survivors[pair] = self._candidates(c0, c1)
+                candidates = self._survivors[key] = self._candidates(key)
             for i in candidates:
                 if i >= lines:
                     break
@@ -111,12 +115,13 @@ class LineEvaluator:
         if hit is not None:
             out.append(LineResult(self._lines[i][0], hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
 
-    def _candidates(self, c0: tuple[str, ...], c1: tuple[str, ...]) -> tuple[int, ...]:
+    def _candidates(self, cols: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+        """The lines whose first ``len(cols)`` symbols are one symbol, allowing wilds."""
         wild = self._wild
         out = []
         for i, (_, rows) in enumerate(self._lines):
-            a, b = c0[rows[0]], c1[rows[1]]
-            if a in (b, wild) or b == wild:
+            real = {col[rows[reel]] for reel, col in enumerate(cols)} - {wild}
+            if len(real) <= 1:
                 out.append(i)
         return tuple(out)
 

@@ -156,8 +156,8 @@ class MoonSpell:
             ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
         m0, m1, m2, m3, m4 = self._moon_rows
         s0, s1, s2, s3, s4 = stops
-        rows = (m0[s0], m1[s1], m2[s2], m3[s3], m4[s4])
-        if rows != _NO_MOONS:
+        if m0[s0] or m1[s1] or m2[s2] or m3[s3] or m4[s4]:
+            rows = (m0[s0], m1[s1], m2[s2], m3[s3], m4[s4])
             positions = tuple((reel, row) for reel, rs in enumerate(rows) for row in rs)
             rng = ctx.rng
             below = rng.below
@@ -230,9 +230,6 @@ class MoonSpell:
             "modes": list(MODES),
             "settings": {},
         }
-
-
-_NO_MOONS: tuple[tuple[int, ...], ...] = ((),) * 5
 
 
 def _lookup(weights: tuple[int, ...]) -> tuple[int, ...]:
