@@ -90,10 +90,10 @@ class MoonSpell:
                             f"prize {x}x of a total stake of {total} is not a whole number of minor units"
                         )
         self._cash_counts = frozenset(self.moon.cash_counts)
-        # Per reel and stop: the rows showing a Moon (this runs on every spin).
-        self._moon_rows = tuple(
-            tuple(tuple(r for r, sym in enumerate(col) if sym == self.moon.symbol) for col in cols)
-            for cols in self.base_reels.columns
+        # Per reel and stop: the positions showing a Moon (this runs on every spin).
+        self._moon_at = tuple(
+            tuple(tuple((reel, r) for r, sym in enumerate(col) if sym == self.moon.symbol) for col in cols)
+            for reel, cols in enumerate(self.base_reels.columns)
         )
         # A weighted draw is below(sum of weights) looked up in a table: the same draw as
         # `Rng.weighted`, without the scan.
@@ -154,11 +154,10 @@ class MoonSpell:
             amount = r.multiplier * bpl
             win += amount
             ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
-        m0, m1, m2, m3, m4 = self._moon_rows
+        m0, m1, m2, m3, m4 = self._moon_at
         s0, s1, s2, s3, s4 = stops
-        if m0[s0] or m1[s1] or m2[s2] or m3[s3] or m4[s4]:
-            rows = (m0[s0], m1[s1], m2[s2], m3[s3], m4[s4])
-            positions = tuple((reel, row) for reel, rs in enumerate(rows) for row in rs)
+        positions = m0[s0] + m1[s1] + m2[s2] + m3[s3] + m4[s4]
+        if positions:
             rng = ctx.rng
             below = rng.below
             lookup = self._base_lookup
