@@ -103,6 +103,17 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     for k, v in report["breakdown"].items():
         print(f"  {k:<24} {v * 100:9.4f}%")
     print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
+    if "max_win_probability" in report:
+        every = report["max_win_every"]
+        odds = f"1 in {every:,.0f}" if every else "never"
+        print(f"  max win reached: {odds} rounds (p = {report['max_win_probability']:.3g})")
+    if "feature_buy_price_x" in report:
+        print(f"  feature buy price {report['feature_buy_price_x']}x, average bonus {report['feature_average_x']:.2f}x")
+    elif "final_count_distribution" in report:
+        print(f"  feature every {report['feature_every']:.1f} rounds, average bonus {report['feature_average_x']:.2f}x")
+    if "final_count_distribution" in report:
+        dist = "  ".join(f"{n}:{p * 100:.3g}%" for n, p in report["final_count_distribution"].items())
+        print(f"  final Moons  {dist}")
     print(f"  method: {report['method']}")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 from typing import Any
@@ -9,8 +10,10 @@ from typing import Any
 from ..errors import EngineError
 from ..games import get_game
 from ..games.book_of_spells import BookOfSpells
+from ..games.moon_spell import POSITIONS, MoonSpell
 from .book_of_spells import book_math, cap_excess
 from .exact import max_spin_win
+from .moon_spell import base_math, buy_math, prize_moments
 
 __all__ = ["rtp_report"]
 
@@ -84,6 +87,69 @@ def _book_report(game: BookOfSpells, *, cap_features: int, seed: int) -> dict[st
     }
 
 
+def _every(p: Fraction) -> float | None:
+    return _f(1 / p) if p else None
+
+
+def _moon_report(game: MoonSpell, mode: str) -> dict[str, Any]:
+    moon = game.moon
+    if mode == "base":
+        mm, spin, cash_probability = base_math(game)
+        target = game.target_rtp
+        method = (
+            "exact (fractions): line wins from per-reel symbol counts; the Moon count by convolving the reels' "
+            "column counts; Hold and Respin as an absorbing Markov chain over (Moons held, respins left); the "
+            "max-win cap from the exact joint distribution of (Moons, line win) over every trigger window and "
+            "the exact distribution of the prize sum; the time jackpot returns exactly its "
+            f"{game.jackpot.contribution} contribution"
+        )
+    else:
+        mm = buy_math(game)
+        target = game.buy.target_rtp
+        method = (
+            "exact (fractions): the bought bonus starts with k Moons drawn from its weights (no line spin, no "
+            "jackpot); Hold and Respin as an absorbing Markov chain over (Moons held, respins left); the "
+            "max-win cap from the exact distribution of the prize sum"
+        )
+    report: dict[str, Any] = {
+        "game": game.id,
+        "mode": mode,
+        "rtp": _f(mm.rtp),
+        "target_rtp": _f(target),
+        "rtp_exact": str(mm.rtp),
+        "method": method,
+        "breakdown": {k: _f(v) for k, v in mm.components.items()},
+        "max_win_x": game.max_win_x,
+        "max_win_probability": _f(mm.max_win),
+        "max_win_every": _every(mm.max_win),
+        "feature_frequency": _f(mm.feature),
+        "feature_every": _f(1 / mm.feature),
+        "feature_average_x": _f(mm.bonus_average_x),
+        "start_count_distribution": {str(k): _f(p) for k, p in mm.starts.items()},
+        "final_count_distribution": {str(n): _f(p) for n, p in mm.finals.items()},
+        "ladder_probability": _f(mm.ladder_probability),
+        "full_screen_probability": _f(mm.finals.get(len(POSITIONS), Fraction(0))),
+        "moon_prize_mean_x": {
+            "base": _f(prize_moments(moon.prizes_x, moon.base_weights)[0]),
+            "respin": _f(prize_moments(moon.prizes_x, moon.respin_weights)[0]),
+        },
+    }
+    if mode == "base":
+        report["line_hit_probability"] = _f(spin.line_hit)
+        report["hit_rate"] = _f(spin.hit)
+        report["moon_cash_frequency"] = _f(cash_probability)
+        report["moon_cash_every"] = _every(cash_probability)
+        report["moon_count_distribution"] = {str(k): _f(p) for k, p in enumerate(spin.moons)}
+    else:
+        report["feature_buy_price_x"] = mm.price_x
+        report["feature_buy_moons"] = {str(k): w for k, w in game.buy.moons}
+        if mm.variance is not None:
+            # of the return (win / price) of one bought round, and of its win in total stakes
+            report["stdev"] = math.sqrt(_f(mm.variance))
+            report["stdev_x"] = math.sqrt(_f(mm.variance)) * mm.price_x
+    return report
+
+
 def rtp_report(
     game_id: str, mode: str = "base", *, cap_features: int = CAP_FEATURES_PER_SYMBOL, seed: int = 1
 ) -> dict[str, Any]:
@@ -95,6 +161,8 @@ def rtp_report(
     start = time.perf_counter()
     if isinstance(game, BookOfSpells):
         report = _book_report(game, cap_features=cap_features, seed=seed)
+    elif isinstance(game, MoonSpell):
+        report = _moon_report(game, mode)
     else:  # pragma: no cover - every registered game has a calculator
         raise EngineError(f"no RTP calculator for {game_id}")
     report["seconds"] = time.perf_counter() - start
