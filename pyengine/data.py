@@ -150,6 +150,36 @@ class LinesGameData:
     def scatter(self) -> str | None:
         return next((s.id for s in self.symbols if s.is_scatter), None)
 
+    def wild_pays_as(self) -> str:
+        """The ``wild_pays_as`` field: the symbol a line of wilds pays as (it must have pays)."""
+        f = self.root.get("wild_pays_as")
+        sid = f.as_str()
+        if sid not in self.paytable.pays:
+            raise f.error(f"{sid!r} has no pays")
+        return sid
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON-ready part of a game's description that every lines game shares."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "target_rtp": str(self.target_rtp),
+            "rows": self.rows,
+            "symbols": [{"id": s.id, "name": s.name, "kind": s.kind.value} for s in self.symbols],
+            "paytable": {s: {str(k): v for k, v in p.items()} for s, p in self.paytable.pays.items()},
+            "scatter_pays": {str(k): v for k, v in self.scatter_pays.items()},
+            "paylines": [list(p.rows) for p in self.paylines],
+            "reels": {name: [list(s) for s in rs.strips] for name, rs in self.reels.items()},
+            "bets": {
+                "lines": list(self.bets.lines),
+                "bet_per_line": list(self.bets.levels),
+                "default": self.bets.default.to_json(),
+                "currency": self.bets.currency,
+                "minor_per_major": self.bets.minor_per_major,
+            },
+        }
+
 
 def load_lines_game(root: Field) -> LinesGameData:
     """Build and check the shared part of a lines game's data."""

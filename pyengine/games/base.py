@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Protocol
 
+from ..data import LinesGameData
 from ..features.jackpot import JackpotRules
 from ..model import Bet, BetConfig
 from ..round import RoundContext, RoundProcess
 
-__all__ = ["Game"]
+__all__ = ["Game", "LinesGame"]
 
 
 class Game(Protocol):
@@ -50,3 +51,22 @@ class Game(Protocol):
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for paytable and rules screens and the reels' strips."""
         ...
+
+
+class LinesGame:
+    """What the lines games share: identity, bets and description from their data."""
+
+    modes: tuple[str, ...] = ("base",)
+    jackpot: JackpotRules | None = None
+
+    def __init__(self, data: LinesGameData) -> None:
+        self.data = data
+        self.id = data.id
+        self.name = data.name
+        self.version = data.version
+        self.target_rtp = data.target_rtp
+        self.bets = data.bets
+        self.wild_pays_as = data.wild_pays_as()
+
+    def describe(self) -> dict[str, Any]:
+        return self.data.describe() | {"wild_pays_as": self.wild_pays_as}

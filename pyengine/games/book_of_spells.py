@@ -17,6 +17,7 @@ from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Sp
 from ..features.free_spins import FreeSpins
 from ..features.gamble import gamble
 from ..model import Bet, ReelSet
+from .base import LinesGame
 from ..round import Decision, RoundContext, RoundProcess
 
 __all__ = ["BookOfSpells", "FreeSpinRules", "load"]
@@ -34,27 +35,16 @@ class FreeSpinRules:
     expanding: tuple[tuple[str, int], ...]
 
 
-class BookOfSpells:
+class BookOfSpells(LinesGame):
     """The game: data plus the composition of its features."""
 
-    modes: tuple[str, ...] = ("base",)
-    jackpot = None
-
     def __init__(self, data: LinesGameData) -> None:
-        self.data = data
-        self.id = data.id
-        self.name = data.name
-        self.version = data.version
-        self.target_rtp = data.target_rtp
-        self.bets = data.bets
+        super().__init__(data)
         root = data.root
         book = data.wild
         if book is None or data.scatter != book:
             raise root.get("symbols").error("Book of Spells needs one symbol that is wild and scatter")
         self.book: str = book
-        self.wild_pays_as = root.get("wild_pays_as").as_str()
-        if self.wild_pays_as not in data.paytable.pays:
-            raise root.get("wild_pays_as").error(f"{self.wild_pays_as!r} has no pays")
         self.base_reels: ReelSet = data.reels["base"]
         self.free_reels: ReelSet = data.reels.get("free", self.base_reels)
         self.lines = LineEvaluator(
@@ -173,26 +163,7 @@ class BookOfSpells:
 
     # -- description ----------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        d = self.data
-        return {
-            "id": d.id,
-            "name": d.name,
-            "version": d.version,
-            "target_rtp": str(d.target_rtp),
-            "rows": d.rows,
-            "symbols": [{"id": s.id, "name": s.name, "kind": s.kind.value} for s in d.symbols],
-            "paytable": {s: {str(k): v for k, v in p.items()} for s, p in d.paytable.pays.items()},
-            "scatter_pays": {str(k): v for k, v in d.scatter_pays.items()},
-            "wild_pays_as": self.wild_pays_as,
-            "paylines": [list(p.rows) for p in d.paylines],
-            "reels": {name: [list(s) for s in rs.strips] for name, rs in d.reels.items()},
-            "bets": {
-                "lines": list(d.bets.lines),
-                "bet_per_line": list(d.bets.levels),
-                "default": d.bets.default.to_json(),
-                "currency": d.bets.currency,
-                "minor_per_major": d.bets.minor_per_major,
-            },
+        return super().describe() | {
             "free_spins": {
                 "award": self.free_spins.award,
                 "trigger": self.free_spins.trigger,

@@ -20,6 +20,7 @@ from ..features.hold_and_respin import HoldAndRespinRules, hold_and_respin
 from ..features.jackpot import JackpotRules
 from ..model import Bet, ReelSet
 from ..rng import Rng
+from .base import LinesGame
 from ..round import Decision, RoundContext, RoundProcess
 
 __all__ = ["MODES", "BuyRules", "MoonRules", "MoonSpell", "load"]
@@ -50,26 +51,19 @@ class BuyRules:
     moons: tuple[tuple[int, int], ...]
 
 
-class MoonSpell:
+class MoonSpell(LinesGame):
     """The game: data plus the composition of its features."""
 
     modes: tuple[str, ...] = MODES
+    jackpot: JackpotRules
 
     def __init__(self, data: LinesGameData) -> None:
-        self.data = data
-        self.id = data.id
-        self.name = data.name
-        self.version = data.version
-        self.target_rtp = data.target_rtp
-        self.bets = data.bets
+        super().__init__(data)
         root = data.root
         wild = data.wild
         if wild is None:
             raise root.get("symbols").error("Moon Spell needs a wild symbol")
         self.wild: str = wild
-        self.wild_pays_as = root.get("wild_pays_as").as_str()
-        if self.wild_pays_as not in data.paytable.pays:
-            raise root.get("wild_pays_as").error(f"{self.wild_pays_as!r} has no pays")
         self.base_reels: ReelSet = data.reels["base"]
         if len(self.base_reels.strips) != 5 or data.rows != 3:
             raise root.get("reels").error("Moon Spell is played on 5 reels of 3 rows")
@@ -193,25 +187,7 @@ class MoonSpell:
 
     # -- description ----------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        d = self.data
-        return {
-            "id": d.id,
-            "name": d.name,
-            "version": d.version,
-            "target_rtp": str(d.target_rtp),
-            "rows": d.rows,
-            "symbols": [{"id": s.id, "name": s.name, "kind": s.kind.value} for s in d.symbols],
-            "paytable": {s: {str(k): v for k, v in p.items()} for s, p in d.paytable.pays.items()},
-            "wild_pays_as": self.wild_pays_as,
-            "paylines": [list(p.rows) for p in d.paylines],
-            "reels": {name: [list(s) for s in rs.strips] for name, rs in d.reels.items()},
-            "bets": {
-                "lines": list(d.bets.lines),
-                "bet_per_line": list(d.bets.levels),
-                "default": d.bets.default.to_json(),
-                "currency": d.bets.currency,
-                "minor_per_major": d.bets.minor_per_major,
-            },
+        return super().describe() | {
             "moon": {
                 "symbol": self.moon.symbol,
                 "prizes_x": [str(x) for x in self.moon.prizes_x],
