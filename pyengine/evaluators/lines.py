@@ -119,10 +119,19 @@ class LineEvaluator:
         """The lines whose first ``len(cols)`` symbols are one symbol, allowing wilds."""
         wild = self._wild
         out = []
+        c0, c1 = cols[0], cols[1]
+        c2 = cols[2] if len(cols) > 2 else None
         for i, (_, rows) in enumerate(self._lines):
-            real = {col[rows[reel]] for reel, col in enumerate(cols)} - {wild}
-            if len(real) <= 1:
-                out.append(i)
+            a, b = c0[rows[0]], c1[rows[1]]
+            if a == wild:
+                a = b
+            elif b != wild and b != a:
+                continue
+            if c2 is not None:
+                c = c2[rows[2]]
+                if c != wild and a != wild and c != a:
+                    continue
+            out.append(i)
         return tuple(out)
 
     def evaluate_symbols(self, syms: tuple[str, ...]) -> tuple[str, int, int] | None:
