@@ -140,38 +140,39 @@ class MoonSpell(LinesGame):
             self._bonus(ctx, held)
             self._cap(ctx)
             return
-        stops, window = self.base_reels.draw(ctx.rng.below(self.base_reels.radix))
-        ctx.events.append(Spin("base", stops, window))
+        rng = ctx.rng
+        stops, window = self.base_reels.draw(rng.below(self.base_reels.radix))
+        append = ctx.events.append
+        append(Spin("base", stops, window))
         bpl = ctx.bet.bet_per_line
         win = 0
         for r in self.lines.evaluate(window, ctx.bet.lines):
             amount = r.multiplier * bpl
             win += amount
-            ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
+            append(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
         m0, m1, m2, m3, m4 = self._moon_at
         s0, s1, s2, s3, s4 = stops
         positions = m0[s0] + m1[s1] + m2[s2] + m3[s3] + m4[s4]
-        if positions:
-            rng = ctx.rng
-            below = rng.below
-            lookup = self._base_lookup
-            size = len(lookup)
-            table = self.prizes(total)
-            prizes = tuple(table[lookup[below(size)]] for _ in positions)
-            ctx.emit(MoonPrizes(positions, prizes))
-            n = len(positions)
-            if n in self._cash_counts:
-                cash = sum(prizes)
-                win += cash
-                ctx.emit(MoonCashWin(n, positions, cash))
+        if not positions:
             ctx.win = win
-            if n >= self.respin.trigger:
-                ctx.features.append("hold_and_respin")
-                yield FEATURE_START
-                self._bonus(ctx, dict(zip(positions, prizes, strict=True)))
-                self._cap(ctx)
             return
+        below = rng.below
+        lookup = self._base_lookup
+        size = len(lookup)
+        table = self._prizes.get(total) or self.prizes(total)
+        prizes = tuple([table[lookup[below(size)]] for _ in positions])
+        append(MoonPrizes(positions, prizes))
+        n = len(positions)
+        if n in self._cash_counts:
+            cash = sum(prizes)
+            win += cash
+            append(MoonCashWin(n, positions, cash))
         ctx.win = win
+        if n >= self.respin.trigger:
+            ctx.features.append("hold_and_respin")
+            yield FEATURE_START
+            self._bonus(ctx, dict(zip(positions, prizes, strict=True)))
+            self._cap(ctx)
 
     def _bonus(self, ctx: RoundContext, held: dict[tuple[int, int], int]) -> None:
         table = self.prizes(ctx.bet.total)
