@@ -278,13 +278,13 @@ class Session:
         in autoplay). ``seed`` replaces the session's own next round seed (for replays and
         tests).
         """
-        return self._start(autoplay=autoplay, seed=seed, mode=mode, jackpot=None)
+        return self._start(autoplay, seed, mode, None)
 
     def buy(self, *, seed: int | None = None) -> list[Event]:
         """Buy the feature at the current bet (the price is `price("buy")`); return its events."""
-        return self._start(autoplay=False, seed=seed, mode="buy", jackpot=None)
+        return self._start(False, seed, "buy", None)  # noqa: FBT003
 
-    def _start(self, *, autoplay: bool, seed: int | None, mode: str, jackpot: int | None) -> list[Event]:
+    def _start(self, autoplay: bool, seed: int | None, mode: str, jackpot: int | None) -> list[Event]:  # noqa: FBT001
         """Start a round; ``jackpot`` given (a replay) replaces the pot's draw with that amount."""
         if self._round is not None:
             self._idle("start a round")
@@ -319,9 +319,17 @@ class Session:
                 jackpot = self.jackpot.play(stake, now, jrng)
         rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot)
         rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
-        rnd.process = self.game.play(rnd)
+        rnd.process = process = self.game.play(rnd)
         self._round = rnd
-        return self._advance(rnd, None, 0)
+        # Most rounds end without a decision: next() with a default ends them without
+        # raising StopIteration.
+        decision = next(process, None)
+        if decision is None:
+            self._finish(rnd)
+            return rnd.events[:]
+        rnd.pending = decision
+        rnd.events.append(DecisionPending(decision.kind, decision.choices))
+        return rnd.events[:]
 
     def choose(self, choice: str) -> list[Event]:
         """Answer the pending decision; return the events that follow."""
