@@ -187,11 +187,16 @@ for gid in ids:
         ],
         "symbols": [{"id": s["id"], "name": s["name"], "kind": s["kind"]} for s in desc["symbols"]],
     }
+    item["modes"] = list(getattr(game, "modes", ("base",)))
     if gid in with_rtp:
         from pyengine.math.rtp import rtp_report
         report = rtp_report(gid)
         item["rtp"] = report["rtp"]
         item["max_win_x"] = report["max_win_x"]
+        # The RTP of every other bet mode (Feature Buy), for the rules page.
+        item["mode_rtp"] = {"base": report["rtp"]}
+        for mode in item["modes"][1:]:
+            item["mode_rtp"][mode] = rtp_report(gid, mode)["rtp"]
     out.append(item)
 print(json.dumps(out))
 """
@@ -277,8 +282,8 @@ def game_entries(python: Path, ids: list[str]) -> list[dict[str, Any]]:
     """games.json's entries: bets from the engine, and the exact RTP (cached per engine version)."""
     key = _tree_hash(ROOT / "pyengine")[:20]
     rtp_file = CACHE / f"rtp-{key}.json"
-    rtp: dict[str, dict[str, float]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
-    need = [g for g in ids if g not in rtp]
+    rtp: dict[str, dict[str, Any]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
+    need = [g for g in ids if "mode_rtp" not in rtp.get(g, {})]
     if need:
         log(f"computing the exact RTP of {', '.join(need)} (cached until pyengine/ changes)")
     res = subprocess.run(
@@ -291,7 +296,7 @@ def game_entries(python: Path, ids: list[str]) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = json.loads(res.stdout)
     for e in entries:
         if "rtp" in e:
-            rtp[e["id"]] = {"rtp": e["rtp"], "max_win_x": e["max_win_x"]}
+            rtp[e["id"]] = {"rtp": e["rtp"], "max_win_x": e["max_win_x"], "mode_rtp": e["mode_rtp"]}
     if need:
         rtp_file.parent.mkdir(parents=True, exist_ok=True)
         rtp_file.write_text(json.dumps(rtp, indent=1, sort_keys=True))

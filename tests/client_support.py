@@ -32,6 +32,7 @@ from slotui.render import draw
 __all__ = [
     "FRAME_MS",
     "GAME",
+    "GAME_EVENT_TYPES",
     "SPRITES",
     "EventRecorder",
     "FakeHost",
@@ -50,22 +51,56 @@ GAME = "book_of_spells"
 FRAME_MS = 16.7
 """One animation frame at 60 Hz."""
 
+_SHARED = ("round_start", "spin", "line_win", "decision_pending", "choice_made", "win_cap_reached", "round_end")
+GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
+    "book_of_spells": frozenset(
+        (
+            *_SHARED,
+            "scatter_win",
+            "free_spins_awarded",
+            "expanding_symbol_chosen",
+            "free_spin_start",
+            "expanded_win",
+            "free_spins_end",
+            "gamble_card",
+            "gamble_end",
+        )
+    ),
+    "moon_spell": frozenset(
+        (
+            *_SHARED,
+            "moon_prizes",
+            "moon_cash_win",
+            "feature_bought",
+            "hold_and_respin_start",
+            "respin",
+            "ladder_prize",
+            "hold_and_respin_end",
+            "jackpot_win",
+        )
+    ),
+}
+"""The event types each game's rounds produce: its client tests play every one of them."""
+
 
 def wall_clock() -> float:
     """A fixed wall clock (seconds) for sessions and restores: recent enough that a
     restored round is never older than the engine's 90-day pending limit."""
     return 1_700_000_000.0
 
+
 SYMBOLS = ("BOOK", "MAGE", "WITCH", "OWL", "POTION", "A", "K", "Q", "J", "TEN")
+MOON_SYMBOLS = ("WILD", "MOON", "MOON_EMPTY", "WOLF", "CAT", "RAVEN", "CRYSTAL")
 SPRITES: tuple[str, ...] = (
     *SYMBOLS,
-    *(f"{s}:blur" for s in SYMBOLS),
+    *MOON_SYMBOLS,
+    *(f"{s}:blur" for s in (*SYMBOLS, *MOON_SYMBOLS)),
     "background",
     "frame",
     "logo",
     "card_back",
 )
-"""Every sprite key the browser adapter rasterizes (``App.rasterize``)."""
+"""Every sprite key the browser adapter rasterizes (``App.rasterize``), for both games."""
 
 
 @dataclass
@@ -169,10 +204,12 @@ def make_rig(
     start_ms: float = 1000.0,
     size: tuple[int, int] = (1000, 700),
     resume: bool = False,
+    game: str = GAME,
+    clock: Callable[[], float] = wall_clock,
 ) -> Rig:
-    """A controller on ``Session(GAME, seed=seed)`` (or ``session``), ticked once at ``start_ms``."""
+    """A controller on ``Session(game, seed=seed)`` (or ``session``), ticked once at ``start_ms``."""
     if session is None:
-        session = Session(GAME, seed=seed, settings=settings, balance=balance, clock=wall_clock)
+        session = Session(game, seed=seed, settings=settings, balance=balance, clock=clock)
     host = FakeHost()
     c = Controller(session, host, turbo=turbo, reduced_motion=reduced_motion)
     canvas = RecordingCanvas(size[0], size[1], sprites=SPRITES)
@@ -327,7 +364,14 @@ def find_seed(kind: str, start: int = 0, **settings: int) -> int:
     raise AssertionError(f"no seed of kind {kind!r} from {start}")
 
 
-def restore_rig(snapshot: str, *, turbo: bool = False, start_ms: float = 500_000.0) -> Rig:
+def restore_rig(
+    snapshot: str,
+    *,
+    turbo: bool = False,
+    start_ms: float = 500_000.0,
+    game: str = GAME,
+    clock: Callable[[], float] = wall_clock,
+) -> Rig:
     """What a reload does: `Session.restore` the saved text, a new `Controller`, ``resume()``."""
-    session = Session.restore(snapshot, game=GAME, clock=wall_clock)
+    session = Session.restore(snapshot, game=game, clock=clock)
     return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True)

@@ -30,7 +30,7 @@ from pyengine import events as ev
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
 from pyengine.replay import replay
 from pyengine.session import DEFAULT_BALANCE, Session
-from slotui.controller import STOP_REASONS
+from slotui.controller import stop_reason
 from tests.browser import helpers as h
 
 # The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.
@@ -423,7 +423,7 @@ def test_autoplay_stops_on_each_condition(clean_visit: Visit, case: str) -> None
     find, limits, form = AUTOPLAY_CASES[case]
     seed = find()
     ap = autoplay_result(seed, limits)
-    reason = STOP_REASONS[ap.reason] if ap.reason else ""
+    reason = stop_reason(ap.reason, GAME) if ap.reason else ""
     page = open_game(clean_visit, seed)
     if case in ("rounds", "feature"):
         page.keyboard.press("KeyA")

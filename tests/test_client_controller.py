@@ -16,11 +16,13 @@ from pyengine.autoplay import AutoplayLimits, StopReason
 from pyengine.model import Bet
 from pyengine.session import Session
 from slotui.render import draw
-from slotui.controller import STOP_REASONS, Controller
+from slotui.controller import Controller, stop_reason
 from slotui.timing import NORMAL, REDUCED, TURBO
+from slotui.view import IntroView
 from tests.client_support import (
     FRAME_MS,
     GAME,
+    GAME_EVENT_TYPES,
     Rig,
     find_seed,
     idle,
@@ -387,7 +389,7 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         symbol = first(log, ev.ExpandingSymbolChosen).symbol
         # The intro: the Book has chosen, and waits for Start.
         intro = c.view.intro
-        assert intro is not None
+        assert isinstance(intro, IntroView)
         assert (intro.symbol, intro.waiting, intro.spins) == (symbol, True, 10)
         assert r.host.state == "feature"
         assert r.host.controls.buttons["start_feature"].visible
@@ -493,7 +495,8 @@ def test_start_pressed_during_the_intro_finishes_it_at_once() -> None:
 
 def test_every_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rounds with a retrigger, the win limit, a gamble won up to its limit and one lost:
-    together they hold every event type, and the controller plays each round's whole log."""
+    together they hold every event type of Book of Spells, and the controller plays each
+    round's whole log. (Moon Spell's are played in ``test_client_moon_spell.py``.)"""
     rounds: list[tuple[int, dict[str, int], tuple[str, ...]]] = [
         (RETRIGGER_SEED, {}, ()),
         (CAP_SEED, CAP_SETTINGS, ()),
@@ -521,7 +524,7 @@ def test_every_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
             r.until(step, 600_000)
             assert played.events == round_log(r.session)
             seen |= played.types
-    assert seen == set(ev.EVENT_TYPES)
+    assert seen == GAME_EVENT_TYPES[GAME]
 
 
 # -- the win limit ----------------------------------------------------------------------------
@@ -607,9 +610,9 @@ def test_autoplay_stops_with_the_reason_announced(reason: StopReason) -> None:
         return c.autoplay is None and idle(c)
 
     r.until(done, 600_000)
-    assert STOP_REASONS[reason] in r.host.announcements
+    assert stop_reason(reason, GAME) in r.host.announcements
     if reason is not StopReason.FEATURE:  # (after a feature stop the player plays the feature on)
-        assert r.host.announcements[-1] == STOP_REASONS[reason]
+        assert r.host.announcements[-1] == stop_reason(reason, GAME)
     assert c.autoplay is None
     assert not r.session.in_round
     b = r.host.controls.buttons["autoplay"]
@@ -633,7 +636,7 @@ def test_autoplay_stopped_for_free_spins_hands_the_start_to_the_player() -> None
     r.until(lambda c: c.pending_kind == "feature_start" and not c.presenting, 60_000)
     r.run(1000)
     assert c.autoplay is None
-    assert r.host.announcements[-1] == STOP_REASONS[StopReason.FEATURE]
+    assert r.host.announcements[-1] == stop_reason(StopReason.FEATURE, GAME)
     assert c.context() == "feature_start"
     assert r.host.controls.buttons["start_feature"].visible
 
@@ -643,7 +646,7 @@ def test_autoplay_through_free_spins_when_not_stopping_on_the_feature() -> None:
     c = r.controller
     c.start_autoplay(AutoplayLimits(1, stop_on_feature=False))
     r.until(lambda c: c.autoplay is None and idle(c), 600_000)
-    assert r.host.announcements[-1] == STOP_REASONS[StopReason.ROUNDS]
+    assert r.host.announcements[-1] == stop_reason(StopReason.ROUNDS, GAME)
     log = round_log(r.session)
     assert r.host.posted("featureEnd")[0]["win"] == first(log, ev.FreeSpinsEnd).win
     assert r.host.posted("roundEnd") == [{"win": first(log, ev.RoundEnd).win, "balance": r.session.balance}]
@@ -655,7 +658,7 @@ def test_autoplay_button_in_autoplay_stops_it() -> None:
     r.run(200)
     r.press("autoplay")
     r.until(lambda c: c.autoplay is None and idle(c))
-    assert r.host.announcements[-1] == STOP_REASONS[StopReason.PLAYER]
+    assert r.host.announcements[-1] == stop_reason(StopReason.PLAYER, GAME)
     assert r.session.rounds_played == 1
     assert r.host.dialogs == []
 

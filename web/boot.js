@@ -384,7 +384,7 @@ async function main() {
   $("#title").textContent = game.name;
   $("#loading-title").textContent = game.name;
   $("#currency").textContent = game.currency;
-  for (const span of document.querySelectorAll(".ap-currency")) span.textContent = game.currency;
+  for (const span of document.querySelectorAll(".ap-currency, [data-currency]")) span.textContent = game.currency;
   $("#game").setAttribute("aria-busy", "true");
   // Offline support once the game runs, so the precache does not compete with the first load.
   const offline = () => whenIdle(registerServiceWorker);

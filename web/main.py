@@ -35,6 +35,11 @@ PERF = window.performance
 STORAGE_VERSION = "v1"
 
 
+def wall_clock() -> float:
+    """The session's clock: the browser's ``Date.now()`` in seconds (Playwright's ``page.clock`` sets it)."""
+    return float(js.Date.now()) / 1000.0
+
+
 def nil(value: Any) -> bool:
     """JavaScript's null and undefined (Pyodide gives null as ``jsnull``, not None)."""
     return value is None or value is jsnull
@@ -179,12 +184,36 @@ class Page:
         self.currency = None if nil(currency) else currency
         live = document.getElementById("live")
         self.live = None if nil(live) else live
+        self.jackpot = self._find("jackpot")
+        self.jackpot_amount = self._find("jackpot-amount")
+        self.jackpot_time = self._find("jackpot-time")
+        lines = document.querySelector(".stepper.lines")
+        self.lines_group = None if nil(lines) else lines
         self.last: Controls | None = None
         self.controller: Controller | None = None
         self.app: App | None = None
 
+    @staticmethod
+    def _find(element_id: str) -> Any:
+        el = document.getElementById(element_id)
+        return None if nil(el) else el
+
     def set_state(self, state: str) -> None:
         STUDIO.setState(state)
+
+    def _set_jackpot(self, c: Controls) -> None:
+        last = self.last
+        box = self.jackpot
+        if box is None:
+            return
+        if last is None or (last.jackpot == "") != (c.jackpot == ""):
+            box.hidden = c.jackpot == ""
+        if self.jackpot_amount is not None and (last is None or last.jackpot != c.jackpot):
+            self.jackpot_amount.textContent = c.jackpot
+        if self.jackpot_time is not None and (last is None or last.jackpot_time != c.jackpot_time):
+            self.jackpot_time.textContent = c.jackpot_time
+        if last is None or last.jackpot_won != c.jackpot_won:
+            box.classList.toggle("won", c.jackpot_won)
 
     def set_controls(self, c: Controls) -> None:
         last = self.last
@@ -200,6 +229,15 @@ class Page:
                 el.textContent = value
         if self.currency is not None and (last is None or last.currency != c.currency):
             self.currency.textContent = c.currency
+        self._set_jackpot(c)
+        lines = c.buttons.get("lines_up")
+        # A game with one line count has nothing to change: no lines control at all.
+        if (
+            self.lines_group is not None
+            and lines is not None
+            and (last is None or last.buttons.get("lines_up", lines).visible != lines.visible)
+        ):
+            self.lines_group.hidden = not lines.visible
         for name, b in c.buttons.items():
             el = self.buttons.get(name)
             if el is None or (last is not None and last.buttons.get(name) == b):
@@ -282,12 +320,12 @@ class App:
         session: Session | None = None
         if not nil(text):
             try:
-                session = Session.restore(str(text), game=self.game_id)
+                session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
             except SnapshotError as exc:
                 window.localStorage.removeItem(self.key)
                 STUDIO.notice(f"Your saved game could not be restored ({exc}). A new demo session has started.")
         if session is None:
-            session = Session(self.game_id, seed=self.seed)
+            session = Session(self.game_id, seed=self.seed, clock=wall_clock)
         bet = params.bet
         if not nil(bet) and not session.in_round:
             wanted = _parse_bet(str(bet), session)
@@ -313,9 +351,9 @@ class App:
     # -- assets ------------------------------------------------------------------------------
     async def load_images(self) -> None:
         """Fetch and decode every picture at once (the service worker usually has them)."""
-        names = [s["id"] for s in self.controller.desc["symbols"]]
+        names = [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
         urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
-        for extra in ("background", "frame", "logo", "card_back"):
+        for extra in self.controller.screen.pictures:
             urls[extra] = f"{self.assets}/{extra}.svg"
 
         async def one(key: str, url: str) -> None:
@@ -333,12 +371,13 @@ class App:
         L = self.layout
         sprites: dict[str, Any] = {}
         cell = L.cell * 0.92
-        for s in self.controller.desc["symbols"]:
-            img = self.images.get(s["id"])
+        big = self.controller.screen.big_symbols
+        for sid in self.symbol_ids():
+            img = self.images.get(sid)
             if img is None:
                 continue
-            size = max(cell, L.reels_h * 0.95) if s["id"] == "BOOK" else cell
-            sprites[s["id"]] = raster(img, size, size)
+            size = max(cell, L.reels_h * 0.95) if sid in big else cell
+            sprites[sid] = raster(img, size, size)
         if "background" in self.images:
             sprites["background"] = raster(self.images["background"], L.width, L.height)
         if "frame" in self.images:
@@ -357,11 +396,15 @@ class App:
         if self.blurred:
             return
         cell = self.layout.cell * 0.92
-        for s in self.controller.desc["symbols"]:
-            img = self.images.get(s["id"])
+        for sid in self.symbol_ids():
+            img = self.images.get(sid)
             if img is not None:
-                self.canvas.sprites[f"{s['id']}:blur"] = raster(img, cell, cell, blur=True)
+                self.canvas.sprites[f"{sid}:blur"] = raster(img, cell, cell, blur=True)
         self.blurred = True
+
+    def symbol_ids(self) -> list[str]:
+        """The reel symbols and the game's other symbol pictures (an empty cell, ...)."""
+        return [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
 
     # -- sizing ------------------------------------------------------------------------------
     def resize(self, *_args: Any) -> None:
@@ -439,7 +482,14 @@ class App:
         if kind == "paytable" and body is not None:
             body.innerHTML = pages.paytable_html(c.desc, s.bet.bet_per_line, s.bet.lines, fmt, self.assets)
         elif kind == "help" and body is not None:
-            body.innerHTML = pages.rules_html(c.desc, self.info, fmt, s.settings)
+            body.innerHTML = pages.rules_html(c.desc, self.info, fmt, s.settings, stake=s.bet.total)
+        elif kind == "buy" and body is not None:
+            body.innerHTML = pages.buy_html(c.desc, c.buy_price(), s.bet.total, s.balance, fmt, self.assets)
+            self.buy_error("")
+            confirm = document.getElementById("buy-confirm")
+            if not nil(confirm):
+                confirm.disabled = c.buy_blocked() is not None
+                confirm.textContent = f"Buy for {fmt(c.buy_price())}"
         elif kind == "history" and body is not None:
             body.innerHTML = pages.history_html(s.history, fmt, self.assets, names)
         elif kind == "settings":
@@ -447,6 +497,20 @@ class App:
             document.getElementById("set-turbo").checked = c.turbo
         if not dlg.open:
             dlg.showModal()
+
+    def buy_error(self, text: str) -> None:
+        box = document.getElementById("buy-error")
+        if not nil(box):
+            box.textContent = text
+            box.hidden = text == ""
+
+    def on_buy_confirm(self, evt: Any) -> None:
+        evt.preventDefault()
+        error = self.controller.confirm_buy()
+        if error is not None:
+            self.buy_error(error)
+            return
+        document.getElementById("dlg-buy").close()
 
     def on_autoplay_start(self, evt: Any) -> None:
         evt.preventDefault()
@@ -532,6 +596,12 @@ class App:
         start = document.getElementById("ap-start")
         if not nil(start):
             self.listen(start, "click", self.on_autoplay_start)
+        confirm = document.getElementById("buy-confirm")
+        if not nil(confirm):
+            self.listen(confirm, "click", self.on_buy_confirm)
+        stop_label = document.getElementById("ap-feature-label")
+        if not nil(stop_label):
+            stop_label.textContent = self.controller.screen.stop_label
         for sid in ("set-reduced", "set-turbo"):
             el = document.getElementById(sid)
             if not nil(el):

@@ -1,26 +1,70 @@
 """Beats: how each engine event is played back on screen.
 
 `beat_for` maps an event to a `Beat` (an animation with a start, an update that says when
-it is done, and `hurry` for quick stop) or applies it at once and returns None. Game
-features register their own beats (see ``book.py``).
+it is done, and `hurry` for quick stop) or applies it at once and returns None. Each game
+registers a `GameScreen` with its own beats, recovery and texts (see ``book_of_spells.py``
+and ``moon_spell.py``); the events every game shares are played here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pyengine import events as ev
 
-from .view import Banner, GambleView
+from .view import Banner, GambleView, IntroView
 
 if TYPE_CHECKING:
     from .controller import Controller
 
-__all__ = ["Beat", "beat_for", "rebuild", "register"]
+__all__ = ["Beat", "GameScreen", "beat_for", "rebuild", "register", "register_screen", "screen_for"]
 
-WIN_EVENTS = (ev.LineWin, ev.ScatterWin, ev.ExpandedWin)
+WIN_EVENTS = (ev.LineWin, ev.ScatterWin, ev.ExpandedWin, ev.MoonCashWin)
+INFO_EVENTS = (ev.MoonPrizes,)
+"""Events that only carry what to show (already shown when the spin started): a win that
+follows one is presented together with the wins before it."""
 TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
+
+
+EventHandler = Callable[[Any, "Controller"], "Beat | None"]
+
+
+@dataclass(slots=True)
+class GameScreen:
+    """What a game adds to the shared client: beats for its own events, how its wins are
+    presented, recovery of its feature after a reload, and the words for its feature."""
+
+    feature: str = "the feature"
+    """The feature's name in messages ("Autoplay stopped: <feature> won!")."""
+    start_label: str = "START"
+    stop_label: str = "Stop when the feature is won"
+    handlers: dict[str, EventHandler] = field(default_factory=dict)
+    wins_beat: Callable[[list[ev.Event], Controller], Beat] | None = None
+    rebuild: Callable[[Controller, list[ev.Event]], None] | None = None
+    """Recovery: show the feature of ``events`` (the round in play, or the last one)."""
+    status: Callable[[Controller], str] | None = None
+    """The line above the reels (e.g. the free-spin counter)."""
+    spin_started: Callable[[Controller, ev.Spin], None] | None = None
+    extra_symbols: tuple[str, ...] = ()
+    """Pictures in the game's symbols folder that are not reel symbols (e.g. an empty cell)."""
+    big_symbols: tuple[str, ...] = ()
+    """Symbols also drawn large (intros): rasterized at the reel window's height."""
+    pictures: tuple[str, ...] = ("background", "frame", "logo")
+    """The game's other pictures (``static/games/<id>/<name>.svg``) the screen draws."""
+
+
+_SCREENS: dict[str, GameScreen] = {}
+
+
+def register_screen(game_id: str, screen: GameScreen) -> None:
+    """A game's client module registers its screen when imported."""
+    _SCREENS[game_id] = screen
+
+
+def screen_for(game_id: str) -> GameScreen:
+    return _SCREENS.get(game_id) or GameScreen()
 
 
 class Beat:
@@ -57,11 +101,17 @@ class SpinBeat(Beat):
         v.highlights = []
         v.line_rows = None
         v.expanded = {}
+        v.cell_values = {}
+        v.grid = None
+        v.ladder = None
+        v.counter = None
         c.last_wins = []
         strips = c.strips.get(self.e.phase) or c.strips["base"]
         if [r.strip for r in v.reels.reels] != strips:
             v.reels.set_strips(strips, [r.stop for r in v.reels.reels])
         v.reels.spin(now, self.e.stops, c.timing)
+        if c.screen.spin_started is not None:
+            c.screen.spin_started(c, self.e)
 
     def update(self, c: Controller, now: float) -> bool:
         return not c.view.reels.moving
@@ -71,11 +121,13 @@ class SpinBeat(Beat):
 
 
 def _positions(e: ev.Event) -> list[tuple[int, int]]:
-    if isinstance(e, ev.LineWin | ev.ScatterWin):
+    if isinstance(e, ev.LineWin | ev.ScatterWin | ev.MoonCashWin):
         return [(int(r), int(w)) for r, w in e.positions]
-    if isinstance(e, ev.ExpandedWin):
-        return []
     return []
+
+
+def symbol_name(c: Controller, symbol: str) -> str:
+    return str(next((s["name"] for s in c.desc["symbols"] if s["id"] == symbol), symbol))
 
 
 class WinsBeat(Beat):
@@ -151,6 +203,10 @@ def show_line(c: Controller, w: ev.Event | None) -> None:
     elif isinstance(w, ev.ExpandedWin):
         v.highlights = [(r, row) for r in w.reels for row in range(c.view.reels.rows)]
         v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.fmt(w.win)}"
+    elif isinstance(w, ev.MoonCashWin):
+        v.highlights = _positions(w)
+        name = symbol_name(c, c.desc.get("moon", {}).get("symbol", "MOON")).upper()
+        v.line_label = f"{w.count} {name}S PAY {c.fmt(w.win)}"
 
 
 # -- instant events -------------------------------------------------------------------
@@ -159,6 +215,9 @@ def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
     c.win_shown = 0
     c.win_limit = 1 << 62
     c.feature_win = 0
+    c.scratch = {}
+    jackpot = next((x for x in c.queue if isinstance(x, ev.JackpotWin)), None)
+    c.show_jackpot(jackpot.amount if jackpot is not None else None)
     c.view.banner = None
     c.view.highlights = []
     c.view.line_rows = None
@@ -192,7 +251,8 @@ def _decision(e: ev.DecisionPending, c: Controller) -> Beat | None:
 
 def _choice(e: ev.ChoiceMade, c: Controller) -> Beat | None:
     if e.kind == "feature_start" and c.view.intro is not None:
-        c.view.expanding = c.view.intro.symbol
+        if isinstance(c.view.intro, IntroView):
+            c.view.expanding = c.view.intro.symbol
         c.view.intro = None
     if e.kind == "collect_or_gamble" and e.choice == "gamble":
         win = c.session.round_win if c.session.in_round else c.win_shown
@@ -242,7 +302,32 @@ def _gamble_end(e: ev.GambleEnd, c: Controller) -> Beat | None:
     return None
 
 
-EventHandler = Callable[[Any, "Controller"], Beat | None]
+class JackpotBeat(Beat):
+    """The time jackpot dropped: a big banner, the amount added to the win, the pot restarts."""
+
+    def __init__(self, e: ev.JackpotWin) -> None:
+        self.e = e
+
+    def start(self, c: Controller, now: float) -> None:
+        super().start(c, now)
+        amount = self.e.amount
+        c.win_shown += amount
+        c.jackpot_won_at = now
+        c.view.banner = Banner("TIME JACKPOT", f"YOU WIN {c.fmt(amount)}", now, tier=4)
+        c.host.post("jackpotWin", {"amount": amount})
+        c.host.announce(f"Time jackpot won: {c.fmt(amount)}!")
+        self.ms = c.timing.line_show * 2.2
+
+    def update(self, c: Controller, now: float) -> bool:
+        if now - self.t0 < self.ms:
+            return False
+        c.view.banner = None
+        c.show_jackpot(None)
+        return True
+
+    def hurry(self, c: Controller) -> None:
+        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
+
 
 _HANDLERS: dict[str, EventHandler] = {
     ev.RoundStart.type: _round_start,
@@ -252,20 +337,32 @@ _HANDLERS: dict[str, EventHandler] = {
     ev.Spin.type: lambda e, c: SpinBeat(e),
     ev.GambleCard.type: lambda e, c: GambleCardBeat(e),
     ev.GambleEnd.type: _gamble_end,
+    ev.JackpotWin.type: lambda e, c: JackpotBeat(e),
 }
 
 
 def register(event_type: str, handler: EventHandler) -> None:
-    """Let a game feature play an event type."""
+    """Play an event type the same way in every game (a game's own beats go in its
+    `GameScreen`, which wins over these)."""
     _HANDLERS[event_type] = handler
 
 
 def beat_for(e: ev.Event, c: Controller) -> Beat | None:
     """The beat that plays ``e`` (None when it applies at once)."""
+    screen = c.screen
     if isinstance(e, WIN_EVENTS):
         wins: list[ev.Event] = [e]
-        while c.queue and isinstance(c.queue[0], WIN_EVENTS):
-            wins.append(c.queue.popleft())
+        q = c.queue
+        while q:
+            if isinstance(q[0], WIN_EVENTS):
+                wins.append(q.popleft())
+            elif isinstance(q[0], INFO_EVENTS) and len(q) > 1 and isinstance(q[1], WIN_EVENTS):
+                info = q.popleft()
+                handler = screen.handlers.get(info.type) or _HANDLERS.get(info.type)
+                if handler is not None:
+                    handler(info, c)
+            else:
+                break
         # A win limit reached by this spin: the meter must not count past what is paid.
         for later in c.queue:
             if isinstance(later, ev.Spin | ev.FreeSpinStart | ev.FreeSpinsEnd | ev.RoundEnd):
@@ -273,14 +370,10 @@ def beat_for(e: ev.Event, c: Controller) -> Beat | None:
             if isinstance(later, ev.WinCapReached):
                 c.win_limit = c.base_win + later.win
                 break
-        expanded: list[ev.Event] = [w for w in wins if isinstance(w, ev.ExpandedWin)]
-        regular: list[ev.Event] = [w for w in wins if not isinstance(w, ev.ExpandedWin)]
-        if expanded:
-            from .book_of_spells import ExpansionBeat
-
-            return ExpansionBeat(regular, expanded, c)
+        if screen.wins_beat is not None:
+            return screen.wins_beat(wins, c)
         return WinsBeat(wins, c)
-    handler = _HANDLERS.get(e.type)
+    handler = screen.handlers.get(e.type) or _HANDLERS.get(e.type)
     return handler(e, c) if handler is not None else None
 
 
@@ -296,13 +389,15 @@ def rebuild(c: Controller) -> None:
         strips = c.strips.get(spin.phase) or c.strips["base"]
         c.view.reels.set_strips(strips, list(spin.stops))
     c.balance_shown = s.balance
+    c.show_jackpot(None)
     if not s.in_round:
         c.win_shown = last.win if last else 0
+        if c.screen.rebuild is not None and source:
+            c.screen.rebuild(c, source)
         return
     c.win_shown = s.round_win
-    from .book_of_spells import rebuild_feature
-
-    rebuild_feature(c, events)
+    if c.screen.rebuild is not None:
+        c.screen.rebuild(c, events)
     if c.pending_kind == "gamble":
         cards = [e for e in events if isinstance(e, ev.GambleCard)]
         current = cards[-1].win if cards else s.round_win

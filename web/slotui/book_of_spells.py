@@ -8,17 +8,25 @@ from typing import TYPE_CHECKING
 
 from pyengine import events as ev
 
-from .beats import Beat, Wait, WinsBeat, register, show_line
+from .beats import Beat, GameScreen, Wait, WinsBeat, register_screen, show_line
 from .view import Banner, IntroView
 
 if TYPE_CHECKING:
     from .controller import Controller
 
-__all__ = ["ExpansionBeat", "IntroBeat", "rebuild_feature"]
+__all__ = ["SCREEN", "ExpansionBeat", "IntroBeat", "rebuild_feature"]
 
 
 def _status(c: Controller) -> None:
     c.refresh_status()
+
+
+def status_text(c: Controller) -> str:
+    """The free-spin counter and the feature's win so far, during free spins."""
+    if not c.in_feature:
+        return ""
+    n, total = c.free_spin
+    return f"FREE SPIN {n} OF {total}  ·  FEATURE WIN {c.fmt(c.feature_win)}"
 
 
 class IntroBeat(Beat):
@@ -57,7 +65,7 @@ class ChooseBeat(Beat):
     def start(self, c: Controller, now: float) -> None:
         super().start(c, now)
         intro = c.view.intro
-        if intro is None:
+        if not isinstance(intro, IntroView):
             intro = c.view.intro = IntroView(10, None, (self.e.symbol,), now, 0.0)
         intro.symbol = self.e.symbol
         intro.started = now
@@ -66,7 +74,7 @@ class ChooseBeat(Beat):
     def update(self, c: Controller, now: float) -> bool:
         if now - self.t0 < self.ms and not c.start_requested:
             return False
-        intro = c.view.intro
+        intro = c.view.intro if isinstance(c.view.intro, IntroView) else None
         name = next(s["name"] for s in c.desc["symbols"] if s["id"] == self.e.symbol)
         if intro is not None:
             intro.started = min(intro.started, now - intro.settle_ms)  # show the symbol settled
@@ -227,8 +235,29 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
     _status(c)
 
 
-register(ev.FreeSpinsAwarded.type, _awarded)
-register(ev.ExpandingSymbolChosen.type, lambda e, c: ChooseBeat(e))
-register(ev.FreeSpinStart.type, _spin_start)
-register(ev.WinCapReached.type, _cap)
-register(ev.FreeSpinsEnd.type, _end)
+def _wins(wins: list[ev.Event], c: Controller) -> Beat:
+    """Regular wins, then the expansion (its own beat) when the spin has one."""
+    expanded: list[ev.Event] = [w for w in wins if isinstance(w, ev.ExpandedWin)]
+    if expanded:
+        return ExpansionBeat([w for w in wins if not isinstance(w, ev.ExpandedWin)], expanded, c)
+    return WinsBeat(wins, c)
+
+
+SCREEN = GameScreen(
+    feature="free spins",
+    start_label="START FREE SPINS",
+    stop_label="Stop when free spins are won",
+    handlers={
+        ev.FreeSpinsAwarded.type: _awarded,
+        ev.ExpandingSymbolChosen.type: lambda e, c: ChooseBeat(e),
+        ev.FreeSpinStart.type: _spin_start,
+        ev.WinCapReached.type: _cap,
+        ev.FreeSpinsEnd.type: _end,
+    },
+    wins_beat=_wins,
+    rebuild=rebuild_feature,
+    status=status_text,
+    big_symbols=("BOOK",),
+    pictures=("background", "frame", "logo", "card_back"),
+)
+register_screen("book_of_spells", SCREEN)

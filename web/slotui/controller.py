@@ -18,22 +18,36 @@ from pyengine.errors import EngineError
 from pyengine.events import Event
 from pyengine.session import Session
 
-from .beats import Beat, beat_for
+from .beats import Beat, beat_for, screen_for
 from .controls import BUTTONS, Button, Controls
 from .reels import ReelBank
 from .timing import NORMAL, REDUCED, TURBO, Timing
 from .view import View
 
-__all__ = ["STOP_REASONS", "Controller", "Host"]
+__all__ = ["STOP_REASONS", "Controller", "Host", "stop_reason"]
 
 STOP_REASONS = {
     StopReason.ROUNDS: "Autoplay finished its rounds.",
     StopReason.LOSS_LIMIT: "Autoplay stopped: the loss limit would be passed.",
     StopReason.BALANCE: "Autoplay stopped: the balance is too low for the bet.",
     StopReason.SINGLE_WIN: "Autoplay stopped: a win reached the single-win limit.",
-    StopReason.FEATURE: "Autoplay stopped: free spins won!",
+    StopReason.FEATURE: "Autoplay stopped: {feature} won!",
     StopReason.PLAYER: "Autoplay stopped.",
 }
+"""Why autoplay stopped; ``{feature}`` is the game's feature (`stop_reason`)."""
+
+
+def stop_reason(reason: StopReason, game_id: str) -> str:
+    """The message for ``reason`` in game ``game_id`` (its feature named as the game names it)."""
+    importlib.import_module(f"{__package__}.{game_id}")
+    return STOP_REASONS[reason].format(feature=screen_for(game_id).feature)
+
+
+def clock_text(seconds: int) -> str:
+    """Seconds as H:MM:SS (hours may pass 24)."""
+    h, rest = divmod(max(seconds, 0), 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h:02d}:{m:02d}:{sec:02d}"
 
 
 class Host(Protocol):
@@ -61,6 +75,7 @@ class Controller:
         self.desc = session.game.describe()
         # The game's own screens (intro, feature overlays) register their beats on import.
         importlib.import_module(f"{__package__}.{session.game.id}")
+        self.screen = screen_for(session.game.id)
         self.turbo = turbo
         self.reduced_motion = reduced_motion
         reels = self.desc["reels"]
@@ -83,6 +98,11 @@ class Controller:
         self.base_win = 0
         self.win_limit = 1 << 62  # the most the meter may show in this round (a win limit)
         self.last_wins: list[Event] = []
+        self.scratch: dict[str, Any] = {}
+        """What a game's beats remember during one round (cleared when a round starts)."""
+        jackpot = session.jackpot
+        self.jackpot_shown = jackpot.amount if jackpot is not None else 0
+        self.jackpot_won_at = -1e9
         self._last_controls: Controls | None = None
         self._last_state = ""
         self.now = 0.0
@@ -97,14 +117,18 @@ class Controller:
 
     def refresh_status(self) -> None:
         """The line above the reels during a feature."""
-        n, total = self.free_spin
-        if self.in_feature:
-            self.view.status = f"FREE SPIN {n} OF {total}  ·  FEATURE WIN {self.fmt(self.feature_win)}"
-        else:
-            self.view.status = ""
+        status = self.screen.status
+        self.view.status = status(self) if status is not None else ""
 
     def fmt(self, minor: int) -> str:
         return self.session.game.bets.format(minor)
+
+    def show_jackpot(self, amount: int | None) -> None:
+        """Show ``amount`` as the jackpot pot (the pot a round is about to pay), or the pot now."""
+        jackpot = self.session.jackpot
+        if jackpot is not None:
+            self.jackpot_shown = amount if amount is not None else jackpot.amount
+            self.dirty = True
 
     # -- the engine -------------------------------------------------------------
     def _engine(self, call: Callable[[], list[Event]]) -> bool:
@@ -234,6 +258,51 @@ class Controller:
     def _do_turbo(self) -> None:
         self.turbo = not self.turbo
 
+    # -- feature buy ------------------------------------------------------------------
+    @property
+    def buy_offered(self) -> bool:
+        return "buy" in self.session.modes
+
+    def buy_price(self) -> int:
+        """The Feature Buy price at the current bet."""
+        return self.session.price("buy")
+
+    def buy_blocked(self) -> str | None:
+        """Why the feature cannot be bought now (None when it can)."""
+        s = self.session
+        if not self.buy_offered:
+            return f"{s.game.name} has no Feature Buy."
+        if self.autoplay is not None:
+            return "Stop autoplay before buying the feature."
+        if self.presenting or s.in_round:
+            return "Finish the round in play before buying the feature."
+        price = self.buy_price()
+        if price > s.balance:
+            return (
+                f"The feature costs {self.fmt(price)} at this bet, more than the balance {self.fmt(s.balance)}. "
+                "Lower the bet to buy it."
+            )
+        return None
+
+    def _do_buy(self) -> None:
+        why = self.buy_blocked()
+        if why is not None:
+            self.message = why
+            self.host.announce(why)
+            return
+        self.host.open_dialog("buy")
+
+    def confirm_buy(self) -> str | None:
+        """Buy the feature (the dialog's Confirm); return the error shown, or None."""
+        self.dirty = True
+        why = self.buy_blocked()
+        if why is None:
+            # The engine's own refusal (if any) is shown and announced by `_engine`.
+            return None if self._engine(self.session.buy) else self.message
+        self.message = why
+        self.host.announce(why)
+        return why
+
     def _do_autoplay_stop(self) -> None:
         if self.autoplay is not None:
             self.autoplay.stop()
@@ -280,7 +349,7 @@ class Controller:
         ap = self.autoplay
         if ap is None or ap.reason is None:
             return
-        self.message = STOP_REASONS[ap.reason]
+        self.message = STOP_REASONS[ap.reason].format(feature=self.screen.feature)
         self.host.announce(self.message)
         self.autoplay = None
 
@@ -391,7 +460,11 @@ class Controller:
         b["red"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="RED")
         b["black"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="BLACK")
         starting = ctx == "feature_start"
-        b["start_feature"] = Button(visible=starting, enabled=starting, label="START FREE SPINS")
+        b["start_feature"] = Button(visible=starting, enabled=starting, label=self.screen.start_label)
+        can_buy = self.buy_offered and ctx == "idle" and not s.in_round and self.autoplay is None
+        b["buy"] = Button(
+            visible=self.buy_offered, enabled=can_buy and self.buy_price() <= s.balance, label="BUY BONUS"
+        )
         b["autoplay"] = Button(
             visible=True,
             enabled=ctx in ("idle", "autoplay"),
@@ -401,6 +474,7 @@ class Controller:
         for name in ("paytable", "help", "history", "settings"):
             b[name] = Button(visible=True, enabled=True, label=name.upper())
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
+        jackpot = s.jackpot
         return Controls(
             balance=self.fmt(self.balance_shown),
             total_bet=self.fmt(s.bet.total),
@@ -410,6 +484,9 @@ class Controller:
             currency=bets.currency,
             message=self.message,
             buttons=b,
+            jackpot=self.fmt(self.jackpot_shown) if jackpot is not None else "",
+            jackpot_time=clock_text(jackpot.seconds_left(s.now_ms())) if jackpot is not None else "",
+            jackpot_won=self.now - self.jackpot_won_at < 6000.0,
         )
 
     def _publish(self) -> None:

@@ -23,6 +23,7 @@ BUTTONS = (
     "red",
     "black",
     "start_feature",
+    "buy",
     "paytable",
     "help",
     "history",
@@ -51,3 +52,9 @@ class Controls:
     currency: str
     message: str = ""
     buttons: dict[str, Button] = field(default_factory=dict)
+    jackpot: str = ""
+    """The time jackpot's pot ("" for a game without a jackpot)."""
+    jackpot_time: str = ""
+    """Time left to the pot's deadline, H:MM:SS."""
+    jackpot_won: bool = False
+    """True for a few seconds after the jackpot dropped."""

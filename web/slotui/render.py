@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 
 from .canvas import Canvas
+from .holdrespin import draw_counter, draw_grid, draw_ladder, draw_value, draw_values
 from .layout import Layout
-from .view import View
+from .view import FeatureIntro, IntroView, View
 
 __all__ = ["draw"]
 
@@ -37,26 +38,32 @@ def draw(canvas: Canvas, layout: Layout, view: View, now: float, logo: str = "lo
         canvas.sprite("background", 0, 0, L.width, L.height)
     else:
         canvas.clear("#0b0618")
-    _top(canvas, L, view, logo)
+    _top(canvas, L, view, logo, now)
     _reels(canvas, L, view, now)
     if view.highlights:
         _highlights(canvas, L, view)
     if canvas.has_sprite("frame"):
         fx, fy, fw, fh = L.frame
         canvas.sprite("frame", fx, fy, fw, fh)
+    if view.counter is not None:
+        draw_counter(canvas, L, view.counter, now)
     if view.line_label:
         canvas.text(view.line_label, L.width / 2, L.reels_y + L.reels_h + L.cell * 0.16, L.cell * 0.17, GOLD)
     if view.banner is not None:
         _banner(canvas, L, view, now)
-    if view.intro is not None:
-        _intro(canvas, L, view, now)
+    if isinstance(view.intro, FeatureIntro):
+        _feature_intro(canvas, L, view.intro, now)
+    elif view.intro is not None:
+        _intro(canvas, L, view.intro, now)
     if view.gamble is not None:
         _gamble(canvas, L, view, now)
 
 
-def _top(canvas: Canvas, L: Layout, view: View, logo: str) -> None:
+def _top(canvas: Canvas, L: Layout, view: View, logo: str, now: float) -> None:
     cy = L.top_h * 0.55
-    if view.status:
+    if view.ladder is not None:
+        draw_ladder(canvas, L, view.ladder, now)
+    elif view.status:
         canvas.text(view.status, L.width / 2, cy + L.top_h * 0.12, min(L.top_h * 0.3, L.width * 0.035), INK)
     elif canvas.has_sprite(logo):
         h = L.top_h * 0.9
@@ -74,11 +81,16 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
     c = L.cell
     # One clip for the whole window: columns never overlap, rows spill above and below.
     canvas.push(clip=(L.reels_x, L.reels_y, L.reels_w, L.reels_h))
-    for i, reel in enumerate(view.reels.reels):
-        x = L.reels_x + i * c
-        blur = reel.speed_at(now) > BLUR_SPEED
-        for sym, row in reel.visible(view.reels.rows):
-            _symbol(canvas, sym, x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
+    grid = view.grid
+    if grid is not None and grid.fade_ms > 0 and now - grid.started < grid.fade_ms:
+        _window(canvas, L, view, now)  # the reels fade into the board
+    if grid is not None:
+        draw_grid(canvas, L, grid, view.reels, now)
+        canvas.pop()
+        return
+    _window(canvas, L, view, now)
+    if view.cell_values:
+        draw_values(canvas, L, view.cell_values, view.reels)
     if view.highlights:
         # Dim the whole window once, then draw the winning symbols again on top.
         canvas.fill_rect(L.reels_x, L.reels_y, L.reels_w, L.reels_h, "rgba(6,2,16,0.55)")
@@ -87,6 +99,9 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
                 r = view.reels.reels[col]
                 sym = r.symbol_at(r.stop + row)
                 _symbol(canvas, sym, L.reels_x + col * c + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92)
+                text = view.cell_values.get((col, row))
+                if text:
+                    draw_value(canvas, L.reels_x + col * c, L.reels_y + row * c, c, text, glow=True)
     if view.expanding is not None:
         for i, grow in view.expanded.items():
             x = L.reels_x + i * c
@@ -96,6 +111,15 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
             _symbol(canvas, view.expanding, x + (c - size) / 2, L.reels_y + (L.reels_h - size) / 2, size)
             canvas.stroke_rect(x + 2, L.reels_y + (L.reels_h - h) / 2 + 2, c - 4, h - 4, GOLD, 3)
     canvas.pop()
+
+
+def _window(canvas: Canvas, L: Layout, view: View, now: float) -> None:
+    c = L.cell
+    for i, reel in enumerate(view.reels.reels):
+        x = L.reels_x + i * c
+        blur = reel.speed_at(now) > BLUR_SPEED
+        for sym, row in reel.visible(view.reels.rows):
+            _symbol(canvas, sym, x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
 
 
 def _highlights(canvas: Canvas, L: Layout, view: View) -> None:
@@ -122,9 +146,7 @@ def _banner(canvas: Canvas, L: Layout, view: View, now: float) -> None:
         canvas.text(b.subtitle, L.width / 2, y + h * 0.82, L.cell * 0.2, INK)
 
 
-def _intro(canvas: Canvas, L: Layout, view: View, now: float) -> None:
-    intro = view.intro
-    assert intro is not None
+def _intro(canvas: Canvas, L: Layout, intro: IntroView, now: float) -> None:
     canvas.fill_rect(0, 0, L.width, L.height, "rgba(6,2,18,0.82)")
     size = min(L.reels_h * 0.95, L.width * 0.5)
     x = (L.width - size) / 2
@@ -180,3 +202,28 @@ def _gamble(canvas: Canvas, L: Layout, view: View, now: float) -> None:
         cx = hx + i * L.cell * 0.45
         canvas.fill_rect(cx, L.reels_y + L.reels_h + 4, L.cell * 0.4, L.cell * 0.5, "#fbf6ea")
         canvas.text(mark, cx + L.cell * 0.2, L.reels_y + L.reels_h + L.cell * 0.38, L.cell * 0.28, color)
+
+
+def _feature_intro(canvas: Canvas, L: Layout, intro: FeatureIntro, now: float) -> None:
+    """A feature's title card: title, its symbol, the lines, and the prompt (above the
+    page's Start button, which sits over the bottom of the reels)."""
+    age = now - intro.started
+    u = min(max(age / 350.0, 0.0), 1.0)
+    canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.5 + 0.34 * u:.2f})")
+    title_size = min(L.top_h * 0.5, L.width * 0.07)
+    canvas.text(intro.title, L.width / 2, L.top_h * 0.5 + title_size * 0.45, title_size, GOLD)
+    line_size = min(L.cell * 0.2, L.width * 0.038)
+    lines = len(intro.lines) + (1 if intro.waiting and intro.prompt else 0)
+    # The symbol takes what the lines leave of the upper three quarters of the reel window.
+    room = L.reels_h * 0.78 - lines * line_size * 1.5
+    size = max(min(room, L.width * 0.4), L.cell * 0.6) * (0.85 + 0.15 * u)
+    x = (L.width - size) / 2
+    y = L.reels_y + (room - size) / 2
+    if intro.symbol is not None:
+        _symbol(canvas, intro.symbol, x, y, size)
+    line_y = L.reels_y + room + line_size * 1.1
+    for i, line in enumerate(intro.lines):
+        canvas.text(line, L.width / 2, line_y + i * line_size * 1.5, line_size, INK)
+    if intro.waiting and intro.prompt:
+        pulse = 1.0 + 0.05 * math.sin(now / 200.0)
+        canvas.text(intro.prompt, L.width / 2, line_y + len(intro.lines) * line_size * 1.5, line_size * pulse, GOLD)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .holdrespin import HoldGrid, LadderView, RespinCounter
 from .reels import ReelBank
 
-__all__ = ["Banner", "GambleView", "IntroView", "View"]
+__all__ = ["Banner", "FeatureIntro", "GambleView", "IntroView", "View"]
+
+Position = tuple[int, int]
 
 
 @dataclass(slots=True)
@@ -29,6 +32,19 @@ class IntroView:
     started: float
     settle_ms: float
     waiting: bool = False
+
+
+@dataclass(slots=True)
+class FeatureIntro:
+    """A feature's title card over the reels: a title, its symbol, a few lines and, once
+    the round waits on the player, the prompt to start."""
+
+    title: str
+    lines: tuple[str, ...]
+    symbol: str | None
+    started: float
+    waiting: bool = False
+    prompt: str = "PRESS START"
 
 
 @dataclass(slots=True)
@@ -57,7 +73,13 @@ class View:
     status: str = ""
     expanding: str | None = None
     expanded: dict[int, float] = field(default_factory=dict)
-    intro: IntroView | None = None
+    intro: IntroView | FeatureIntro | None = None
     gamble: GambleView | None = None
     dim: float = 0.0
     phase: str = "base"
+    cell_values: dict[Position, str] = field(default_factory=dict)
+    """Cash values written on symbols of the settled reels (Moon prizes), by (reel, row)."""
+    grid: HoldGrid | None = None
+    """Hold and Respin: the board of held and spinning cells drawn instead of the reels."""
+    ladder: LadderView | None = None
+    counter: RespinCounter | None = None
