@@ -200,7 +200,11 @@ class MoonSpell(LinesGame):
                 "positions": len(POSITIONS),
                 "ladder": {str(k): v for k, v in sorted(self.respin.ladder.items())},
             },
-            "feature_buy": {"price_x": self.buy.price_x, "target_rtp": str(self.buy.target_rtp)},
+            "feature_buy": {
+                "price_x": self.buy.price_x,
+                "target_rtp": str(self.buy.target_rtp),
+                "moons": {str(k): w for k, w in self.buy.moons},
+            },
             "max_win_x": self.max_win_x,
             "jackpot": self.jackpot.to_json(),
             "modes": list(MODES),

@@ -269,7 +269,7 @@ def _moon_rules(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, stak
         f"{ladder}.</p>",
         f"<h4>Feature Buy</h4><p>The Buy Bonus button buys Hold and Respin for {buy['price_x']}× the total bet: "
         f"<b>{fmt(price)}</b> at the current bet of {fmt(stake)}. The feature starts at once after you confirm, "
-        f"with {hr['trigger']} or more {moon}s already held. Buying does not contribute to the time jackpot. "
+        f"with {_count_range(buy, hr['trigger'])} {moon}s already held. Buying does not contribute to the time jackpot. "
         "If you reload the page during a bought feature, you see its end result. "
         f"The return to player in Feature Buy is {_pct(buy['target_rtp'])}.</p>",
         f"<h4>Time jackpot</h4><p>A progressive pot fed by {float(share):g}% of the stake of every spin "
@@ -297,6 +297,14 @@ def _moon_rules(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, stak
     return "".join(parts)
 
 
+def _count_range(buy: Mapping[str, Any], trigger: int) -> str:
+    """The Moons a bought feature starts with, e.g. "6 to 10" (or "5 or more" if unknown)."""
+    counts = sorted(int(k) for k in buy.get("moons", {}))
+    if not counts:
+        return f"{trigger} or more"
+    return str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]} to {counts[-1]}"
+
+
 def buy_html(
     desc: Mapping[str, Any], price: int, stake: int, balance: int, fmt: Fmt, assets: str, rtp: object = None
 ) -> str:
@@ -313,7 +321,7 @@ def buy_html(
     )
     return (
         f'<div class="buy-offer">{_img(assets, moon, names[moon], 88)}<div>'
-        f'<p class="buy-lead">Start <b>Hold and Respin</b> now, with {hr["trigger"]} or more '
+        f'<p class="buy-lead">Start <b>Hold and Respin</b> now, with {_count_range(buy, hr["trigger"])} '
         f"{escape(names[moon])}s held.</p>"
         f'<p class="buy-price"><span>Price</span> <strong id="buy-price">{fmt(price)}</strong> '
         f"<small>{buy['price_x']}× your total bet of {fmt(stake)}</small></p></div></div>"
