@@ -269,7 +269,8 @@ def _moon_rules(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, stak
         f"{ladder}.</p>",
         f"<h4>Feature Buy</h4><p>The Buy Bonus button buys Hold and Respin for {buy['price_x']}× the total bet: "
         f"<b>{fmt(price)}</b> at the current bet of {fmt(stake)}. The feature starts at once after you confirm, "
-        f"with {_count_range(buy, hr['trigger'])} {moon}s already held. Buying does not contribute to the time jackpot. "
+        f"with {_count_range(buy, hr['trigger'])} {moon}s already held. "
+        "Buying does not contribute to the time jackpot. "
         "If you reload the page during a bought feature, you see its end result. "
         f"The return to player in Feature Buy is {_pct(buy['target_rtp'])}.</p>",
         f"<h4>Time jackpot</h4><p>A progressive pot fed by {float(share):g}% of the stake of every spin "
