@@ -321,7 +321,25 @@ def game_assets(game_id: str, symbol_ids: list[str], symbols: list[dict[str, str
         "frame": rel(folder / "frame.svg"),
         "emblem": sym.get(wild),
         "symbols": {k: v for k, v in sym.items() if v is not None},
+        # Every picture the game screen draws: the page starts fetching and decoding them
+        # while Python loads.
+        "pictures": sorted(p.relative_to(ROOT).as_posix() for p in folder.rglob("*.svg") if p.name != "tile.svg"),
     }
+
+
+def _skip_pyscript_import(core: str) -> str:
+    """PyScript imports its own Python package before running main.py; this site never uses
+    it (main.py talks to the page through ``js`` and ``pyodide.ffi``), and the import costs
+    about 0.2 s of the first load. Drop that one statement (the package's files are still
+    written, so ``import pyscript`` keeps working where wanted)."""
+    pattern = re.compile(
+        r'(\w+)\.push\("import pyscript as _pyscript"\),\1\.push\(\.\.\.\["_Path","_path","_os","_pyscript"\]'
+    )
+    patched, n = pattern.subn(r'\1.push(...["_Path","_path","_os"]', core)
+    if n != 1:
+        log("PyScript's startup import of its package was not found: left as it is")
+        return core
+    return patched
 
 
 def _static_imports(js: str) -> list[str]:
@@ -454,6 +472,8 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
         text = (PYSCRIPT_DIR / "dist" / name).read_text(encoding="utf-8")
         # Their source maps are not shipped: drop the reference so devtools do not ask for them.
         text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
+        if name.startswith("core-"):
+            text = _skip_pyscript_import(text)
         (tmp / "pyscript").mkdir(exist_ok=True)
         (tmp / "pyscript" / name).write_text(text, encoding="utf-8")
     # The engine wheel, unpacked into site-packages by PyScript's `files` (no micropip).

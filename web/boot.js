@@ -59,6 +59,24 @@ const studio = {
   marks,
   /** True when the page runs inside a frame (messages go to window.parent). */
   embedded,
+  /** Pictures being fetched and decoded: site-relative URL -> Promise of an <img> (null if it failed). */
+  images: new Map(),
+
+  /** The decoded picture at ``url`` (site-relative), fetched once: a Promise of an <img> or null. */
+  image(url) {
+    let found = studio.images.get(url);
+    if (!found) {
+      const img = new Image();
+      img.decoding = "async";
+      img.src = new URL(url, ROOT).href;
+      found = img.decode().then(
+        () => img,
+        () => null,
+      );
+      studio.images.set(url, found);
+    }
+    return found;
+  },
 
   /** Set the document's data-state. */
   setState(state) {
@@ -339,6 +357,8 @@ async function startPython(game) {
   setProgress(4, "Loading the Python runtime…");
   const core = await import("./pyscript/core.js");
   marks.pyscript = performance.now();
+  // The game's pictures download and decode while the Python runtime downloads.
+  for (const url of game.assets?.pictures ?? []) studio.image(url);
   // PyScript's only default worker hook is compiled with Function() when the interpreter
   // is ready, which the CSP forbids ('unsafe-eval'). This page runs no workers: drop it.
   core.hooks.worker.onBeforeRunAsync.clear();

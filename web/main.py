@@ -357,13 +357,9 @@ class App:
             urls[extra] = f"{self.assets}/{extra}.svg"
 
         async def one(key: str, url: str) -> None:
-            img = window.Image.new()
-            img.src = url
-            try:
-                await img.decode()
-            except Exception:  # a missing picture falls back to drawn text
-                return
-            self.images[key] = img
+            img = await STUDIO.image(url)  # boot.js began fetching the game's pictures early
+            if not nil(img):  # a missing picture falls back to drawn text
+                self.images[key] = img
 
         await asyncio.gather(*(one(k, u) for k, u in urls.items()))
 
