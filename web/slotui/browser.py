@@ -1,0 +1,674 @@
+"""The browser adapter: the page, the canvas and the clock around `slotui.Controller`.
+
+It runs on the page's main thread (``web/main.py``, the PyScript script, awaits `main`;
+it is the one module of ``slotui`` that needs a browser). It restores (or starts) the session saved in
+localStorage, draws the reels on the canvas through one reused requestAnimationFrame
+proxy, forwards buttons, keys and taps to the controller and applies its state to the
+page. Everything that decides anything lives in `pyengine` and `slotui`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
+
+from pyengine.autoplay import AutoplayLimits
+from pyengine.errors import EngineError, SnapshotError
+from pyengine.model import Bet
+from pyengine.session import DEFAULT_BALANCE, Session
+from slotui import pages
+from slotui.controller import Controller
+from slotui.controls import Controls
+from slotui.keys import action_for_key
+from slotui.layout import Layout, compute_layout
+from slotui.render import draw
+
+# The page's globals, bound by `main` (this module is imported, without a page, when the
+# build makes the Python snapshot: importing it there must not touch the browser).
+js: Any = None
+window: Any = None
+document: Any = None
+STUDIO: Any = None
+PERF: Any = None
+STORAGE_VERSION = "v1"
+
+
+def _bind_page() -> None:
+    global js, window, document, STUDIO, PERF
+    import js as page_js  # type: ignore[import-not-found]
+
+    js = page_js
+    window = js.window
+    document = js.document
+    STUDIO = window.slotStudio
+    PERF = window.performance
+
+
+def wall_clock() -> float:
+    """The session's clock: the browser's ``Date.now()`` in seconds (Playwright's ``page.clock`` sets it)."""
+    return float(js.Date.now()) / 1000.0
+
+
+def nil(value: Any) -> bool:
+    """JavaScript's null and undefined (Pyodide gives null as ``jsnull``, not None)."""
+    return value is None or value is jsnull
+
+
+def js_obj(d: dict[str, Any]) -> Any:
+    return to_js(d, dict_converter=window.Object.fromEntries)
+
+
+# -- canvas -------------------------------------------------------------------------------
+class JsCanvas:
+    """`slotui.canvas.Canvas` on a real 2D context; sprites are offscreen canvases."""
+
+    def __init__(self, el: Any) -> None:
+        self.el = el
+        self.ctx = el.getContext("2d")
+        self.width = int(el.width)
+        self.height = int(el.height)
+        self.sprites: dict[str, Any] = {}
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        """Forget the cached context state (after a resize or a restore())."""
+        self._fill = ""
+        self._stroke = ""
+        self._line = -1.0
+        self._font = ""
+        self._align = ""
+        self._blur = -1.0
+
+    # Each property write is a call into JavaScript: only write what changes.
+    def _set_fill(self, color: str) -> None:
+        if color != self._fill:
+            self.ctx.fillStyle = color
+            self._fill = color
+
+    def _set_stroke(self, color: str, width: float) -> None:
+        if color != self._stroke:
+            self.ctx.strokeStyle = color
+            self._stroke = color
+        if width != self._line:
+            self.ctx.lineWidth = width
+            self._line = width
+
+    def _set_blur(self, blur: float) -> None:
+        if blur != self._blur:
+            self.ctx.shadowBlur = blur
+            self._blur = blur
+
+    def has_sprite(self, key: str) -> bool:
+        return key in self.sprites
+
+    def clear(self, color: str) -> None:
+        self._set_blur(0.0)
+        self._set_fill(color)
+        self.ctx.fillRect(0, 0, self.width, self.height)
+
+    def fill_rect(self, x: float, y: float, w: float, h: float, color: str) -> None:
+        self._set_blur(0.0)
+        self._set_fill(color)
+        self.ctx.fillRect(x, y, w, h)
+
+    def stroke_rect(self, x: float, y: float, w: float, h: float, color: str, width: float) -> None:
+        self._set_blur(0.0)
+        self._set_stroke(color, width)
+        self.ctx.strokeRect(x, y, w, h)
+
+    def sprite(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        self._set_blur(0.0)
+        self.ctx.drawImage(self.sprites[key], x, y, w, h)
+
+    def polyline(self, points: Any, color: str, width: float) -> None:
+        ctx = self.ctx
+        ctx.beginPath()
+        x0, y0 = points[0]
+        ctx.moveTo(x0, y0)
+        for x, y in points[1:]:
+            ctx.lineTo(x, y)
+        self._set_stroke(color, width)
+        ctx.lineJoin = "round"
+        ctx.shadowColor = color
+        self._set_blur(width * 3)
+        ctx.stroke()
+        ctx.shadowColor = "rgba(0,0,0,0.8)"
+
+    def text(self, s: str, x: float, y: float, size: float, color: str, align: str = "center") -> None:
+        ctx = self.ctx
+        font = f"700 {max(size, 8):.0f}px Georgia, 'Times New Roman', serif"
+        if font != self._font:
+            ctx.font = font
+            self._font = font
+        if align != self._align:
+            ctx.textAlign = align
+            self._align = align
+        self._set_blur(round(size * 0.2))
+        self._set_fill(color)
+        ctx.fillText(s, x, y)
+
+    def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
+        ctx = self.ctx
+        ctx.save()
+        if alpha < 1.0:
+            ctx.globalAlpha = alpha
+        if clip is not None:
+            ctx.beginPath()
+            ctx.rect(*clip)
+            ctx.clip()
+
+    def pop(self) -> None:
+        self.ctx.restore()
+        self.reset_state()
+
+
+def raster(img: Any, w: float, h: float, *, blur: bool = False) -> Any:
+    """Draw an image once into an offscreen canvas of the size it will be blitted at."""
+    c = document.createElement("canvas")
+    c.width = max(int(w), 1)
+    c.height = max(int(h), 1)
+    x = c.getContext("2d")
+    if blur:
+        # A vertical motion blur: the symbol smeared along the direction of the spin.
+        steps = 7
+        x.globalAlpha = 1.6 / steps
+        for k in range(steps):
+            x.drawImage(img, 0, (k - steps // 2) * h * 0.035, c.width, c.height)
+    else:
+        x.drawImage(img, 0, 0, c.width, c.height)
+    return c
+
+
+# -- the page -------------------------------------------------------------------------------
+class Page:
+    """The controller's `Host`: data-state, controls, announcements, messages, storage."""
+
+    def __init__(self, game_id: str, key: str) -> None:
+        self.game_id = game_id
+        self.key = key
+        self.buttons = {b.dataset.action: b for b in document.querySelectorAll("[data-action]")}
+        found = {name: document.getElementById(f"meter-{name}") for name in ("balance", "bet", "lines", "bpl", "win")}
+        self.meters = {k: v for k, v in found.items() if not nil(v)}
+        currency = document.getElementById("currency")
+        self.currency = None if nil(currency) else currency
+        live = document.getElementById("live")
+        self.live = None if nil(live) else live
+        self.jackpot = self._find("jackpot")
+        self.jackpot_amount = self._find("jackpot-amount")
+        self.jackpot_time = self._find("jackpot-time")
+        lines = document.querySelector(".stepper.lines")
+        self.lines_group = None if nil(lines) else lines
+        self.last: Controls | None = None
+        self.controller: Controller | None = None
+        self.app: App | None = None
+
+    @staticmethod
+    def _find(element_id: str) -> Any:
+        el = document.getElementById(element_id)
+        return None if nil(el) else el
+
+    def set_state(self, state: str) -> None:
+        STUDIO.setState(state)
+
+    def _set_jackpot(self, c: Controls) -> None:
+        last = self.last
+        box = self.jackpot
+        if box is None:
+            return
+        if last is None or (last.jackpot == "") != (c.jackpot == ""):
+            box.hidden = c.jackpot == ""
+        if self.jackpot_amount is not None and (last is None or last.jackpot != c.jackpot):
+            self.jackpot_amount.textContent = c.jackpot
+        if self.jackpot_time is not None and (last is None or last.jackpot_time != c.jackpot_time):
+            self.jackpot_time.textContent = c.jackpot_time
+        if last is None or last.jackpot_won != c.jackpot_won:
+            box.classList.toggle("won", c.jackpot_won)
+
+    def set_controls(self, c: Controls) -> None:
+        last = self.last
+        for name, value in (
+            ("balance", c.balance),
+            ("bet", c.total_bet),
+            ("lines", c.lines),
+            ("bpl", c.bet_per_line),
+            ("win", c.win),
+        ):
+            el = self.meters.get(name)
+            if el is not None and (last is None or getattr(last, _METER_FIELD[name]) != value):
+                el.textContent = value
+        if self.currency is not None and (last is None or last.currency != c.currency):
+            self.currency.textContent = c.currency
+        self._set_jackpot(c)
+        lines = c.buttons.get("lines_up")
+        # A game with one line count has nothing to change: no lines control at all.
+        if (
+            self.lines_group is not None
+            and lines is not None
+            and (last is None or last.buttons.get("lines_up", lines).visible != lines.visible)
+        ):
+            self.lines_group.hidden = not lines.visible
+        for name, b in c.buttons.items():
+            el = self.buttons.get(name)
+            if el is None or (last is not None and last.buttons.get(name) == b):
+                continue
+            el.hidden = not b.visible
+            el.disabled = not b.enabled
+            if b.label and getattr(el.dataset, "label", None) != b.label:
+                el.dataset.label = b.label
+                label = el.querySelector(".label")
+                (el if nil(label) else label).textContent = b.label
+            if name in ("turbo", "autoplay"):
+                el.setAttribute("aria-pressed", "true" if b.pressed else "false")
+        if c.message and (last is None or last.message != c.message):
+            STUDIO.notice(c.message)
+        self.last = c
+
+    def announce(self, text: str) -> None:
+        if self.live is not None:
+            self.live.textContent = text
+
+    def post(self, kind: str, detail: dict[str, Any]) -> None:
+        STUDIO.post(kind, js_obj(detail))
+
+    def save(self, snapshot: str) -> None:
+        try:
+            window.localStorage.setItem(self.key, snapshot)
+        except Exception as exc:
+            STUDIO.notice(f"This browser could not save the game ({exc}); a reload will start over.")
+
+    def open_dialog(self, kind: str) -> None:
+        if self.app is not None:
+            self.app.open_dialog(kind)
+
+
+_METER_FIELD = {"balance": "balance", "bet": "total_bet", "lines": "lines", "bpl": "bet_per_line", "win": "win"}
+
+
+# -- the app ------------------------------------------------------------------------------------
+class App:
+    def __init__(self) -> None:
+        params = STUDIO.params
+        self.game_id = str(params.game)
+        self.seed = None if nil(params.seed) else int(str(params.seed), 0)
+        self.debug = bool(getattr(params, "debug", False))
+        self.embed = bool(params.embed)
+        games = json.loads(window.JSON.stringify(STUDIO.games))
+        self.info = next(g for g in games["games"] if g["id"] == self.game_id)
+        self.assets = f"static/games/{self.game_id}"
+        suffix = f":seed:{self.seed}" if self.seed is not None else ""
+        self.key = f"slotstudio:{STORAGE_VERSION}:{self.game_id}{suffix}"
+        self.settings_key = f"slotstudio:{STORAGE_VERSION}:settings"
+        self.session = self._load_session(params)
+        self.page = Page(self.game_id, self.key)
+        self.page.app = self
+        prefs = self._load_prefs()
+        self.controller = Controller(
+            self.session, self.page, turbo=prefs.get("turbo", False), reduced_motion=prefs.get("reduced", False)
+        )
+        self.page.controller = self.controller
+        self.stage = document.getElementById("stage")
+        self.canvas = JsCanvas(document.getElementById("reels"))
+        self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
+        self.layout: Layout = compute_layout(max(self.canvas.width, 1), max(self.canvas.height, 1))
+        self.images: dict[str, Any] = {}
+        self.blurred = False
+        self.frame_ms: deque[float] = deque(maxlen=240)
+        self.frame_times: deque[float] = deque(maxlen=240)
+        self.ready_ms = 0.0
+        self.press_at = 0.0
+        self.stats = window.Object.new()
+        window.slotStats = self.stats
+        overlay = document.getElementById("debug") if self.debug else None
+        self.overlay = None if nil(overlay) else overlay
+        self._frame = create_proxy(self.on_frame)
+        self._proxies: list[Any] = []
+
+    # -- session ---------------------------------------------------------------------------
+    def _load_session(self, params: Any) -> Session:
+        text = window.localStorage.getItem(self.key)
+        session: Session | None = None
+        if not nil(text):
+            try:
+                session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
+            except SnapshotError as exc:
+                window.localStorage.removeItem(self.key)
+                STUDIO.notice(f"Your saved game could not be restored ({exc}). A new demo session has started.")
+        if session is None:
+            session = Session(self.game_id, seed=self.seed, clock=wall_clock)
+        bet = params.bet
+        if not nil(bet) and not session.in_round:
+            wanted = _parse_bet(str(bet), session)
+            if wanted is not None:
+                session.set_bet(wanted)
+        return session
+
+    def _load_prefs(self) -> dict[str, bool]:
+        prefs = {"reduced": bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches), "turbo": False}
+        raw = window.localStorage.getItem(self.settings_key)
+        if not nil(raw):
+            try:
+                saved = json.loads(str(raw))
+                prefs.update({k: bool(v) for k, v in saved.items() if k in prefs})
+            except (ValueError, AttributeError):
+                window.localStorage.removeItem(self.settings_key)
+        return prefs
+
+    def save_prefs(self) -> None:
+        c = self.controller
+        window.localStorage.setItem(self.settings_key, json.dumps({"turbo": c.turbo, "reduced": c.reduced_motion}))
+
+    # -- assets ------------------------------------------------------------------------------
+    async def load_images(self) -> None:
+        """Fetch and decode every picture at once (the service worker usually has them)."""
+        names = [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
+        urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
+        for extra in self.controller.screen.pictures:
+            urls[extra] = f"{self.assets}/{extra}.svg"
+
+        async def one(key: str, url: str) -> None:
+            img = await STUDIO.image(url)  # boot.js began fetching the game's pictures early
+            if not nil(img):  # a missing picture falls back to drawn text
+                self.images[key] = img
+
+        await asyncio.gather(*(one(k, u) for k, u in urls.items()))
+
+    def rasterize(self) -> None:
+        L = self.layout
+        sprites: dict[str, Any] = {}
+        cell = L.cell * 0.92
+        big = self.controller.screen.big_symbols
+        for sid in self.symbol_ids():
+            img = self.images.get(sid)
+            if img is None:
+                continue
+            size = max(cell, L.reels_h * 0.95) if sid in big else cell
+            sprites[sid] = raster(img, size, size)
+        if "background" in self.images:
+            sprites["background"] = raster(self.images["background"], L.width, L.height)
+        if "frame" in self.images:
+            sprites["frame"] = raster(self.images["frame"], L.frame[2], L.frame[3])
+        if "logo" in self.images:
+            h = L.top_h * 0.9
+            sprites["logo"] = raster(self.images["logo"], h * 3.33, h)
+        if "card_back" in self.images:
+            ch = L.reels_h * 0.8
+            sprites["card_back"] = raster(self.images["card_back"], ch * 0.714, ch)
+        self.canvas.sprites = sprites
+        self.blurred = False
+
+    def rasterize_blur(self, *_args: Any) -> None:
+        """The motion-blurred symbols, made after the first frame (spins use them when ready)."""
+        if self.blurred:
+            return
+        cell = self.layout.cell * 0.92
+        for sid in self.symbol_ids():
+            img = self.images.get(sid)
+            if img is not None:
+                self.canvas.sprites[f"{sid}:blur"] = raster(img, cell, cell, blur=True)
+        self.blurred = True
+
+    def symbol_ids(self) -> list[str]:
+        """The reel symbols and the game's other symbol pictures (an empty cell, ...)."""
+        return [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
+
+    # -- sizing ------------------------------------------------------------------------------
+    def resize(self, *_args: Any) -> None:
+        rect = self.stage.getBoundingClientRect()
+        dpr = float(window.devicePixelRatio or 1)
+        w, h = max(int(rect.width * dpr), 1), max(int(rect.height * dpr), 1)
+        if w == self.canvas.width and h == self.canvas.height and self.canvas.sprites:
+            return
+        el = self.canvas.el
+        el.width, el.height = w, h
+        self.canvas.width, self.canvas.height = w, h
+        self.canvas.reset_state()
+        self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
+        self.layout = compute_layout(w, h, len(self.controller.view.reels.reels), self.controller.view.reels.rows)
+        self.rasterize()
+        if self.ready_ms:
+            self.rasterize_blur()
+        self.controller.dirty = True
+
+    # -- input ---------------------------------------------------------------------------------
+    def listen(self, target: Any, event: str, fn: Any) -> None:
+        proxy = create_proxy(fn)
+        self._proxies.append(proxy)
+        target.addEventListener(event, proxy)
+
+    def _pressed(self, action: str) -> None:
+        was_moving = self.controller.view.reels.moving
+        self.controller.press(action, PERF.now())
+        if action == "spin" and not was_moving:
+            self.press_at = float(PERF.now())
+
+    def on_button(self, evt: Any) -> None:
+        action = str(evt.currentTarget.dataset.action)
+        self._pressed(action)
+        if action == "turbo":
+            self.save_prefs()
+
+    def on_key(self, evt: Any) -> None:
+        if evt.repeat or evt.ctrlKey or evt.metaKey or evt.altKey:
+            return
+        if not nil(document.querySelector("dialog[open]")):
+            return
+        tag = str(getattr(evt.target, "tagName", "") or "")
+        if tag in ("INPUT", "SELECT", "TEXTAREA"):
+            return
+        action = action_for_key(str(evt.code), self.controller.context())
+        if action is None:
+            return
+        evt.preventDefault()  # also keeps Space from clicking a focused button a second time
+        self._pressed(action)
+
+    def on_tap(self, _evt: Any) -> None:
+        c = self.controller
+        if c.presenting:
+            c.press("stop", PERF.now())
+        elif c.pending_kind == "feature_start":
+            c.press("start_feature", PERF.now())
+
+    # -- dialogs -----------------------------------------------------------------------------
+    def open_dialog(self, kind: str) -> None:
+        c = self.controller
+        s = self.session
+        if kind == "exit":
+            if not self.embed:
+                window.location.href = "index.html"
+            return
+        dlg = document.getElementById(f"dlg-{kind}")
+        if nil(dlg):
+            return
+        body = dlg.querySelector(".dlg-body")
+        if nil(body):
+            body = None
+        fmt = s.game.bets.format
+        names = {x["id"]: x["name"] for x in c.desc["symbols"]}
+        if kind == "paytable" and body is not None:
+            body.innerHTML = pages.paytable_html(c.desc, s.bet.bet_per_line, s.bet.lines, fmt, self.assets)
+        elif kind == "help" and body is not None:
+            body.innerHTML = pages.rules_html(c.desc, self.info, fmt, s.settings, stake=s.bet.total)
+        elif kind == "buy" and body is not None:
+            body.innerHTML = pages.buy_html(c.desc, c.buy_price(), s.bet.total, s.balance, fmt, self.assets)
+            self.buy_error("")
+            confirm = document.getElementById("buy-confirm")
+            if not nil(confirm):
+                confirm.disabled = c.buy_blocked() is not None
+                confirm.textContent = f"Buy for {fmt(c.buy_price())}"
+        elif kind == "history" and body is not None:
+            body.innerHTML = pages.history_html(s.history, fmt, self.assets, names)
+        elif kind == "settings":
+            document.getElementById("set-reduced").checked = c.reduced_motion
+            document.getElementById("set-turbo").checked = c.turbo
+        if not dlg.open:
+            dlg.showModal()
+
+    def buy_error(self, text: str) -> None:
+        box = document.getElementById("buy-error")
+        if not nil(box):
+            box.textContent = text
+            box.hidden = text == ""
+
+    def on_buy_confirm(self, evt: Any) -> None:
+        evt.preventDefault()
+        error = self.controller.confirm_buy()
+        if error is not None:
+            self.buy_error(error)
+            return
+        document.getElementById("dlg-buy").close()
+
+    def on_autoplay_start(self, evt: Any) -> None:
+        evt.preventDefault()
+        s = self.session
+        try:
+            rounds = int(str(document.getElementById("ap-rounds").value))
+            loss = _money(str(document.getElementById("ap-loss").value), s)
+            single = _money(str(document.getElementById("ap-single").value), s)
+            limits = AutoplayLimits(rounds, loss, single, bool(document.getElementById("ap-feature").checked))
+        except (ValueError, EngineError) as exc:
+            STUDIO.notice(str(exc))
+            return
+        document.getElementById("dlg-autoplay").close()
+        self.controller.start_autoplay(limits)
+
+    def on_setting(self, _evt: Any) -> None:
+        c = self.controller
+        c.reduced_motion = bool(document.getElementById("set-reduced").checked)
+        c.turbo = bool(document.getElementById("set-turbo").checked)
+        c.dirty = True
+        self.save_prefs()
+
+    def on_reset(self, _evt: Any) -> None:
+        s = self.session
+        if s.in_round or self.controller.presenting or self.controller.autoplay is not None:
+            STUDIO.notice("Finish the round in play first.")
+            return
+        if s.balance < DEFAULT_BALANCE:
+            s.add_funds(DEFAULT_BALANCE - s.balance)
+            self.controller.balance_shown = s.balance
+            self.page.save(s.snapshot())
+            self.controller.dirty = True
+            STUDIO.notice(f"Demo balance reset to {s.game.bets.format(s.balance)}.")
+
+    # -- the loop ------------------------------------------------------------------------------
+    def on_frame(self, ts: float) -> None:
+        t0 = PERF.now()
+        try:
+            if self.controller.tick(ts):
+                draw(self.canvas, self.layout, self.controller.view, ts)
+        except Exception as exc:
+            self.fail(exc)
+            return
+        t1 = PERF.now()
+        spent = t1 - t0
+        if self.press_at and self.controller.view.reels.moving:
+            # Spin pressed -> the first frame drawn with the reels in motion.
+            self.stats.spinLatencyMs = round(t1 - self.press_at, 2)
+            self.press_at = 0.0
+        self.frame_ms.append(spent)
+        self.frame_times.append(ts)
+        if len(self.frame_times) % 30 == 0:
+            self.publish_stats()
+        window.requestAnimationFrame(self._frame)
+
+    def publish_stats(self) -> None:
+        times = list(self.frame_times)
+        fps = 0.0
+        if len(times) > 1 and times[-1] > times[0]:
+            fps = (len(times) - 1) * 1000.0 / (times[-1] - times[0])
+        ms = sorted(self.frame_ms)
+        p95 = ms[min(int(len(ms) * 0.95), len(ms) - 1)] if ms else 0.0
+        self.stats.fps = round(fps, 1)
+        self.stats.frameMsP95 = round(p95, 3)
+        self.stats.readyMs = round(self.ready_ms, 1)
+        if self.overlay is not None:
+            self.overlay.hidden = False
+            self.overlay.textContent = f"{fps:.0f} fps · p95 {p95:.2f} ms/frame · ready {self.ready_ms:.0f} ms"
+
+    def fail(self, exc: BaseException) -> None:
+        STUDIO.fail(f"The game stopped because of an error: {exc}")
+
+    async def start(self) -> None:
+        await self.load_images()
+        self.resize()
+        self.listen(window, "resize", self.resize)
+        observer = window.ResizeObserver.new(create_proxy(self.resize))
+        observer.observe(self.stage)
+        for el in document.querySelectorAll("[data-action]"):
+            self.listen(el, "click", self.on_button)
+        self.listen(document, "keydown", self.on_key)
+        self.listen(self.canvas.el, "pointerdown", self.on_tap)
+        start = document.getElementById("ap-start")
+        if not nil(start):
+            self.listen(start, "click", self.on_autoplay_start)
+        confirm = document.getElementById("buy-confirm")
+        if not nil(confirm):
+            self.listen(confirm, "click", self.on_buy_confirm)
+        stop_label = document.getElementById("ap-feature-label")
+        if not nil(stop_label):
+            stop_label.textContent = self.controller.screen.stop_label
+        for sid in ("set-reduced", "set-turbo"):
+            el = document.getElementById(sid)
+            if not nil(el):
+                self.listen(el, "change", self.on_setting)
+        reset = document.getElementById("set-reset")
+        if not nil(reset):
+            self.listen(reset, "click", self.on_reset)
+        document.getElementById("title").textContent = self.controller.desc["name"]
+        self.controller.resume()
+        self.controller.tick(PERF.now())
+        draw(self.canvas, self.layout, self.controller.view, PERF.now())
+        document.body.classList.add("ready")
+        self.ready_ms = float(PERF.now())
+        self.publish_stats()
+        self.page.post("ready", {"balance": self.session.balance, "bet": self.session.bet.total})
+        window.requestAnimationFrame(self._frame)
+        self._blur_later = create_proxy(self.rasterize_blur)
+        window.setTimeout(self._blur_later, 0)
+
+
+def _money(text: str, session: Session) -> int | None:
+    """A decimal amount typed by the player, in minor units (None when empty)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not an amount") from None
+    minor = value * session.game.bets.minor_per_major
+    if minor != minor.to_integral_value() or minor <= 0:
+        raise ValueError(f"{text} is not a positive amount in {session.game.bets.currency}")
+    return int(minor)
+
+
+def _parse_bet(text: str, session: Session) -> Bet | None:
+    """The offered bet whose total is ``text`` (most lines first)."""
+    try:
+        total = _money(text, session)
+    except ValueError:
+        return None
+    bets = session.game.bets
+    for lines in sorted(bets.lines, reverse=True):
+        for level in bets.levels:
+            if lines * level == total:
+                return Bet(lines, level)
+    return None
+
+
+async def main() -> None:
+    """Start the game on the page (``web/main.py`` awaits this)."""
+    _bind_page()
+    try:
+        app = App()
+        await app.start()
+    except Exception as exc:
+        STUDIO.post("error", js_obj({"message": str(exc)}))
+        STUDIO.fail(f"The game could not start: {exc}")
+        raise
+
