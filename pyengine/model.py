@@ -190,8 +190,9 @@ class BetConfig:
         return Bet(bet.lines, self.levels[j])
 
     def format(self, minor: int) -> str:
-        """Minor units as a decimal string, e.g. 1250 -> '12.50'."""
+        """Minor units as a decimal string with thousands separators, e.g. 1250 -> '12.50',
+        500000 -> '5,000.00' (as the page's JavaScript writes money)."""
         sign = "-" if minor < 0 else ""
         whole, frac = divmod(abs(minor), self.minor_per_major)
         digits = len(str(self.minor_per_major - 1)) if self.minor_per_major > 1 else 0
-        return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+        return f"{sign}{whole:,}.{frac:0{digits}d}" if digits else f"{sign}{whole:,}"

@@ -47,7 +47,7 @@ BET_ACTIONS = ("bet_up", "bet_down", "lines_up", "lines_down", "bet_max")
 
 
 def fmt(minor: int) -> str:
-    return f"{minor // 100}.{minor % 100:02d}"
+    return f"{minor // 100:,}.{minor % 100:02d}"
 
 
 def round_log(session: Session) -> list[ev.Event]:

@@ -354,7 +354,7 @@ def test_paytable_lists_every_symbol_with_its_pays_at_the_current_bet() -> None:
     assert html.count('<figure class="payline">') == 9
     # At the highest bet the amounts follow.
     html = paytable_html(DESC, 100, 9, FMT, ASSETS)
-    assert "<li><b>5×</b> 5000.00</li>" in html
+    assert "<li><b>5×</b> 5,000.00</li>" in html
     assert "3× 18.00" in html
 
 
