@@ -28,6 +28,7 @@ import threading
 import time
 import urllib.parse
 import venv
+import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -458,9 +459,13 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
         _copy(WEB / "main.py", tmp / "main.py")
     else:
         log("WARNING: web/main.py is missing: play.html will not reach ready")
+    # The client modules travel as one archive: one request instead of one per module.
     client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
-    for p in client:
-        _copy(p, tmp / p.relative_to(WEB))
+    with zipfile.ZipFile(tmp / "slotui.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        for p in sorted(client):
+            info = zipfile.ZipInfo(p.relative_to(WEB / "slotui").as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, p.read_bytes())
     # Hand-made assets.
     for p in _tree_files(STATIC):
         _copy(p, tmp / p.relative_to(ROOT))
@@ -479,10 +484,7 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
     # The engine wheel, unpacked into site-packages by PyScript's `files` (no micropip).
     wheel = build_wheel(python)
     _copy(wheel, tmp / "wheels" / wheel.name)
-    files: dict[str, str] = {f"./wheels/{wheel.name}": f"{site_packages}/*"}
-    for p in client:
-        rel = p.relative_to(WEB).as_posix()
-        files[f"./{rel}"] = f"./{rel}"
+    files: dict[str, str] = {f"./wheels/{wheel.name}": f"{site_packages}/*", "./slotui.zip": "./slotui/*"}
     interpreter = "./pyodide/pyodide.mjs"
     snap = make_snapshot(wheel, WEB / "slotui") if snapshot else None
     if snap is not None:
@@ -592,11 +594,13 @@ class SiteServer(http.server.ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host!s}:{port}{self.base}"
 
-    def gzipped(self, path: Path, data: bytes) -> bytes:
+    def gzipped(self, path: Path, data: bytes | None = None) -> bytes:
         """A gzip body for ``path``: its precompressed .gz, else compressed once and kept."""
         pre = path.with_name(path.name + ".gz")
         if pre.is_file():
             return pre.read_bytes()
+        if data is None:
+            data = path.read_bytes()
         st = path.stat()
         key = (str(path), st.st_mtime_ns, st.st_size)
         with self.lock:
@@ -679,15 +683,17 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if not file.is_relative_to(srv.site) or not file.is_file() or file.suffix == ".gz":
             self._plain(404, f"not found: {path}\n")
             return
-        data = file.read_bytes()
         st = file.stat()
         ctype = MIME_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         encoding = ""
-        payload = data
-        if file.suffix in COMPRESSIBLE and len(data) >= 512 and _accepts_gzip(self.headers.get("Accept-Encoding", "")):
-            packed = srv.gzipped(file, data)
-            if len(packed) < len(data):
+        payload = b""
+        # The raw file is read only when it is what gets sent (the snapshot is 40 MB raw).
+        if file.suffix in COMPRESSIBLE and st.st_size >= 512 and _accepts_gzip(self.headers.get("Accept-Encoding", "")):
+            packed = srv.gzipped(file)
+            if len(packed) < st.st_size:
                 payload, encoding = packed, "gzip"
+        if not encoding:
+            payload = file.read_bytes()
         etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}{"-gz" if encoding else ""}"'
         status = 304 if etag in (self.headers.get("If-None-Match") or "") else 200
         self.send_response(status)
@@ -712,7 +718,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
                 return
-        self._record(path, 200, len(data), len(payload), encoding)
+        self._record(path, 200, st.st_size, len(payload), encoding)
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
