@@ -210,15 +210,6 @@ def live(page: Page) -> str:
     return str(page.text_content("#live") or "").strip()
 
 
-def wait_text(page: Page, selector: str, text: str, timeout: float = 15_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)",
-        arg=[selector, text],
-        timeout=timeout,
-        polling=50,
-    )
-
-
 def wait_meter(page: Page, name: str, value: str, timeout: float = 15_000) -> None:
     page.wait_for_function(
         "([n, v]) => document.getElementById('meter-' + n).textContent.trim() === v",
@@ -312,7 +303,7 @@ def test_seeded_free_spins_play_to_the_end(clean_visit: Visit) -> None:
     assert h.state(page) == "feature"
     assert page.locator(START).is_enabled()
     name = symbol_name(chosen.symbol)
-    wait_text(page, "#live", f"The expanding symbol is the {name}.")
+    h.wait_text(page, "#live", f"The expanding symbol is the {name}.")
     clean_visit.shot("client-free-spins-intro")
     assert events(page, "featureStart")[0]["spins"] == awarded.count
     page.click(START)
@@ -359,7 +350,7 @@ def test_gamble_win_and_loss(clean_visit: Visit, outcome: str) -> None:
     page.click(f"[data-action={guess}]")
     if outcome == "win":
         wait_meter(page, "win", fmt(win * 2))
-        wait_text(page, "#live", f"The card is {colour}. You win {fmt(win * 2)}")
+        h.wait_text(page, "#live", f"The card is {colour}. You win {fmt(win * 2)}")
         # Still gambling: the doubled win can be collected or gambled again.
         page.wait_for_selector(f"[data-action=red]{SHOWN}", timeout=ROUND_MS)
         clean_visit.shot("client-gamble-won")
@@ -367,7 +358,7 @@ def test_gamble_win_and_loss(clean_visit: Visit, outcome: str) -> None:
         wait_round_end(page, 0)
         assert meter(page, "win") == fmt(win * 2)
     else:
-        wait_text(page, "#live", f"The card is {colour}. You lose.")
+        h.wait_text(page, "#live", f"The card is {colour}. You lose.")
         clean_visit.shot("client-gamble-lost")
         wait_round_end(page, 0)
         assert meter(page, "win") == fmt(0)

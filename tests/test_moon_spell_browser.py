@@ -130,15 +130,6 @@ def wait_events(page: Page, kind: str, n: int = 1, timeout: float = ROUND_MS) ->
     )
 
 
-def wait_text(page: Page, selector: str, text: str, timeout: float = 15_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)",
-        arg=[selector, text],
-        timeout=timeout,
-        polling=50,
-    )
-
-
 def live(page: Page) -> str:
     return str(page.text_content("#live") or "").strip()
 
@@ -190,7 +181,7 @@ def test_hold_and_respin_reaches_the_ladder_and_survives_a_reload_at_start(clean
     page.wait_for_selector(f"{START}{SHOWN}", timeout=ROUND_MS)
     assert h.state(page) == "feature"
     assert str(page.text_content(START)).strip().upper() == "START BONUS"
-    wait_text(page, "#live", "press Start")
+    h.wait_text(page, "#live", "press Start")
     clean_visit.shot("moon-hold-and-respin-intro")
     # A reload here: the bonus waits for Start again.
     page.reload()
@@ -202,7 +193,7 @@ def test_hold_and_respin_reaches_the_ladder_and_survives_a_reload_at_start(clean
     page.click(START)
     wait_events(page, "featureStart")
     assert events(page, "featureStart")[0]["bought"] is False
-    wait_text(page, "#live", "Respin", ROUND_MS)
+    h.wait_text(page, "#live", "Respin", ROUND_MS)
     clean_visit.shot("moon-hold-and-respin")
     wait_events(page, "featureEnd")
     ended = events(page, "featureEnd")[0]
@@ -287,7 +278,7 @@ def test_a_time_jackpot_drop_with_the_clock_past_the_deadline(clean_visit: Visit
     assert page.text_content("#jackpot-time") == clock_text(left)
     # The clock moves: the time left ticks down with it.
     page.clock.set_fixed_time(T0 + 61)
-    wait_text(page, "#jackpot-time", clock_text(left - 61))
+    h.wait_text(page, "#jackpot-time", clock_text(left - 61))
     # Bet max, one spin feeds the pot.
     page.click("[data-action=bet_max]")
     s.set_bet(s.game.bets.max_bet)
@@ -296,18 +287,18 @@ def test_a_time_jackpot_drop_with_the_clock_past_the_deadline(clean_visit: Visit
     page.click("[data-action=bet_max]")  # pressed again at the maximum: spins
     wait_events(page, "roundEnd")
     h.wait_state(page, "ready", ROUND_MS)
-    wait_text(page, "#jackpot-amount", fmt(s.jackpot.amount))
+    h.wait_text(page, "#jackpot-amount", fmt(s.jackpot.amount))
     # Past the deadline the next spin surely wins the pot.
     t2 = deadline / 1000 + 30
     page.clock.set_fixed_time(t2)
-    wait_text(page, "#jackpot-time", "00:00:00")
+    h.wait_text(page, "#jackpot-time", "00:00:00")
     clock.t = t2
     log = play(s)
     won = next(e for e in log if isinstance(e, ev.JackpotWin))
     page.click("[data-action=spin]")
     wait_events(page, "jackpotWin")
     assert events(page, "jackpotWin")[0]["amount"] == won.amount
-    wait_text(page, "#live", f"Time jackpot won: {fmt(won.amount)}!")
+    h.wait_text(page, "#live", f"Time jackpot won: {fmt(won.amount)}!")
     assert page.locator("#jackpot.won").count() == 1
     clean_visit.shot("moon-jackpot-won")
     wait_events(page, "roundEnd", 2)

@@ -145,6 +145,16 @@ def new_context(browser: Browser, origin: str, **options: Any) -> tuple[BrowserC
     return context, watch
 
 
+def wait_text(page: Page, selector: str, text: str, timeout: float = 15_000) -> None:
+    """Wait until the element at ``selector`` contains ``text``."""
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)",
+        arg=[selector, text],
+        timeout=timeout,
+        polling=50,
+    )
+
+
 def wait_state(page: Page, state: str, timeout: float = READY_TIMEOUT_MS) -> None:
     """Wait for ``<html data-state=state>``; on timeout, say where the page stood."""
     try:
