@@ -375,3 +375,17 @@ def restore_rig(
     """What a reload does: `Session.restore` the saved text, a new `Controller`, ``resume()``."""
     session = Session.restore(snapshot, game=game, clock=clock)
     return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True)
+
+
+def round_log(session: Session) -> list[ev.Event]:
+    """The events of the round in play, or of the last finished one."""
+    if session.in_round:
+        return list(session.round_events)
+    assert session.last_round is not None
+    return list(session.last_round.events)
+
+
+def first(events: list[ev.Event], kind: type[ev.Event]) -> Any:
+    found = [e for e in events if isinstance(e, kind)]
+    assert found, f"no {kind.__name__} in the round"
+    return found[0]

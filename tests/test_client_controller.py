@@ -7,7 +7,6 @@ asks for is drawn on a recording canvas, so the renderer sees every state too.
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 
@@ -25,10 +24,12 @@ from tests.client_support import (
     GAME_EVENT_TYPES,
     Rig,
     find_seed,
+    first,
     idle,
     make_rig,
     record_events,
     restore_rig,
+    round_log,
     wall_clock,
 )
 
@@ -48,20 +49,6 @@ BET_ACTIONS = ("bet_up", "bet_down", "lines_up", "lines_down", "bet_max")
 
 def fmt(minor: int) -> str:
     return f"{minor // 100:,}.{minor % 100:02d}"
-
-
-def round_log(session: Session) -> list[ev.Event]:
-    """The events of the round in play, or of the last finished one."""
-    if session.in_round:
-        return list(session.round_events)
-    assert session.last_round is not None
-    return list(session.last_round.events)
-
-
-def first(events: list[ev.Event], kind: type[ev.Event]) -> Any:
-    found = [e for e in events if isinstance(e, kind)]
-    assert found, f"no {kind.__name__} in the round"
-    return found[0]
 
 
 def to_feature_start(r: Rig) -> None:

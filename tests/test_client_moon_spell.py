@@ -28,10 +28,12 @@ from tests.client_support import (
     FRAME_MS,
     GAME_EVENT_TYPES,
     Rig,
+    first,
     idle,
     make_rig,
     record_events,
     restore_rig,
+    round_log,
     wall_clock,
 )
 
@@ -94,19 +96,6 @@ class Clock:
 
 def rig(seed: int, **kw: Any) -> Rig:
     return make_rig(seed, game=MOON, **kw)
-
-
-def round_log(session: Session) -> list[ev.Event]:
-    if session.in_round:
-        return list(session.round_events)
-    assert session.last_round is not None
-    return list(session.last_round.events)
-
-
-def first(events: list[ev.Event], kind: type[ev.Event]) -> Any:
-    found = [e for e in events if isinstance(e, kind)]
-    assert found, f"no {kind.__name__} in the round"
-    return found[0]
 
 
 def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None) -> None:
