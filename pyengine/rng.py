@@ -34,6 +34,13 @@ class Rng:
             raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
         self.state = seed
 
+    @classmethod
+    def from_state(cls, state: int) -> Rng:
+        """A generator at ``state`` without the seed check (the caller holds a valid 64-bit value)."""
+        rng = cls.__new__(cls)
+        rng.state = state
+        return rng
+
     def next64(self) -> int:
         """The next 64-bit output."""
         self.state = s = (self.state + _GAMMA) & MASK64

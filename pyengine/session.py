@@ -125,17 +125,8 @@ class _Round(RoundContext):
         stake: int = 0,
         jackpot: int = 0,
     ) -> None:
-        # RoundContext's fields, set here directly: this runs for every round played.
-        rng = Rng.__new__(Rng)  # the seed is already checked (or drawn by the session)
-        rng.state = seed
-        self.rng = rng
-        self.bet = bet
-        self.settings = settings
-        self.autoplay = autoplay
-        self.mode = mode
-        self.events: list[Event] = []
-        self.win = 0
-        self.features: list[str] = []
+        # The seed is already checked (or drawn by the session).
+        RoundContext.__init__(self, Rng.from_state(seed), bet, settings, autoplay, mode)
         self.stake = stake or bet.total
         self.jackpot = jackpot
         self.index = index
@@ -314,9 +305,7 @@ class Session:
         if jackpot is None:
             jackpot = 0
             if self.jackpot is not None and mode == "base":
-                jrng = Rng.__new__(Rng)
-                jrng.state = round_seed ^ JACKPOT_STREAM
-                jackpot = self.jackpot.play(stake, now, jrng)
+                jackpot = self.jackpot.play(stake, now, Rng.from_state(round_seed ^ JACKPOT_STREAM))
         rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot)
         rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
         rnd.process = process = self.game.play(rnd)
