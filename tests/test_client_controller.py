@@ -824,3 +824,44 @@ def test_an_engine_error_is_shown_not_raised() -> None:
     assert "more than the balance" in r.host.announcements[-1]
     assert r.host.controls.message == r.host.announcements[-1]
     assert r.host.state == "ready"
+
+
+# -- TURBO SPIN: Space or the Spin button held down ---------------------------------------------
+def test_holding_spin_plays_round_after_round_at_turbo_pace_until_released() -> None:
+    r = make_rig(LOSS_SEED)
+    r.press("spin")
+    r.press("hold")
+    assert r.controller.held
+    assert r.controller.timing is TURBO
+    r.until(lambda c: c.session.rounds_played >= 4, 60_000)
+    r.press("release")
+    assert not r.controller.held
+    assert r.controller.timing is not TURBO
+    r.until(idle)
+    played = r.session.rounds_played
+    r.run(5_000)
+    assert r.session.rounds_played == played  # nothing starts once the key is up
+    assert not r.session.in_round
+
+
+def test_holding_spin_collects_a_waiting_win_and_stops_at_a_feature_or_an_empty_balance() -> None:
+    # Book of Spells waits at Collect after a win: holding Spin collects and plays on.
+    r = make_rig(WIN_SEED)
+    r.press("spin")
+    r.until(lambda c: c.pending_kind == "collect_or_gamble" and not c.presenting)
+    r.press("hold")
+    r.until(lambda c: c.session.rounds_played >= 2)
+    r.press("release")
+    assert r.session.history[0].win > 0
+    # A small balance: the hold ends by itself when the stake no longer fits.
+    stake = r.session.bet.total
+    poor = make_rig(LOSS_SEED, balance=2 * stake + 5)
+    poor.press("hold")
+    poor.until(lambda c: not c.held, 600_000)
+    assert poor.session.balance < stake
+    assert "more than the balance" in poor.controller.message
+    # During autoplay a hold does nothing.
+    a = make_rig(LOSS_SEED)
+    a.controller.start_autoplay(AutoplayLimits(rounds=3))
+    a.press("hold")
+    assert not a.controller.held

@@ -36,6 +36,8 @@ document: Any = None
 STUDIO: Any = None
 PERF: Any = None
 STORAGE_VERSION = "v1"
+HOLD_MS = 450
+"""Holding the Spin button this long starts TURBO SPIN (a shorter press is a click)."""
 
 
 def _bind_page() -> None:
@@ -326,6 +328,9 @@ class App:
         overlay = document.getElementById("debug") if self.debug else None
         self.overlay = None if nil(overlay) else overlay
         self._frame = create_proxy(self.on_frame)
+        self._hold_later = create_proxy(self._hold_from_button)
+        self.hold_timer = 0
+        self.hold_ended = False
         self._proxies: list[Any] = []
 
     # -- session ---------------------------------------------------------------------------
@@ -448,23 +453,50 @@ class App:
 
     def on_button(self, evt: Any) -> None:
         action = str(evt.currentTarget.dataset.action)
+        if action == "spin" and self.hold_ended:
+            self.hold_ended = False  # the click that ends holding the button is not a spin
+            return
         self._pressed(action)
         if action == "turbo":
             self.save_prefs()
 
     def on_key(self, evt: Any) -> None:
-        if evt.repeat or evt.ctrlKey or evt.metaKey or evt.altKey:
+        if evt.ctrlKey or evt.metaKey or evt.altKey:
             return
         if not nil(document.querySelector("dialog[open]")):
             return
         tag = str(getattr(evt.target, "tagName", "") or "")
         if tag in ("INPUT", "SELECT", "TEXTAREA"):
             return
+        if evt.repeat:
+            # A spin key held down: TURBO SPIN until it is released.
+            if not self.controller.held and action_for_key(str(evt.code), "idle") == "spin":
+                evt.preventDefault()
+                self.controller.press("hold", PERF.now())
+            return
         action = action_for_key(str(evt.code), self.controller.context())
         if action is None:
             return
         evt.preventDefault()  # also keeps Space from clicking a focused button a second time
         self._pressed(action)
+
+    def on_key_up(self, _evt: Any) -> None:
+        if self.controller.held:
+            self.controller.press("release", PERF.now())
+
+    def on_spin_down(self, _evt: Any) -> None:
+        """Holding the Spin button for HOLD_MS starts TURBO SPIN."""
+        window.clearTimeout(self.hold_timer)
+        self.hold_timer = window.setTimeout(self._hold_later, HOLD_MS)
+
+    def _hold_from_button(self) -> None:
+        self.controller.press("hold", PERF.now())
+        self.hold_ended = self.controller.held
+
+    def on_spin_up(self, _evt: Any) -> None:
+        window.clearTimeout(self.hold_timer)
+        if self.controller.held:
+            self.controller.press("release", PERF.now())
 
     def on_tap(self, _evt: Any) -> None:
         c = self.controller
@@ -602,6 +634,12 @@ class App:
         for el in document.querySelectorAll("[data-action]"):
             self.listen(el, "click", self.on_button)
         self.listen(document, "keydown", self.on_key)
+        self.listen(document, "keyup", self.on_key_up)
+        spin = document.querySelector('[data-action="spin"]')
+        if not nil(spin):
+            self.listen(spin, "pointerdown", self.on_spin_down)
+            for name in ("pointerup", "pointercancel", "pointerleave"):
+                self.listen(spin, name, self.on_spin_up)
         self.listen(self.canvas.el, "pointerdown", self.on_tap)
         start = document.getElementById("ap-start")
         if not nil(start):

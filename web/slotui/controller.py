@@ -86,6 +86,7 @@ class Controller:
         self.beat: Beat | None = None
         self.autoplay: Autoplay | None = None
         self.next_auto_at = 0.0
+        self.held = False  # Space or the Spin button held down: TURBO SPIN, round after round
         self.win_shown = 0
         self.balance_shown = session.balance
         self.message = ""
@@ -113,7 +114,7 @@ class Controller:
     def timing(self) -> Timing:
         if self.reduced_motion:
             return REDUCED
-        return TURBO if self.turbo else NORMAL
+        return TURBO if self.turbo or self.held else NORMAL
 
     def refresh_status(self) -> None:
         """The line above the reels during a feature."""
@@ -173,13 +174,30 @@ class Controller:
         if self.presenting:
             self._do_stop()
             return
+        self._spin_now()
+
+    def _spin_now(self) -> bool:
+        """Collect a win waiting at Collect, then start a round; False when nothing started."""
         kind = self.pending_kind
         if kind == "collect_or_gamble":
             if not self._engine(lambda: self.session.choose("collect")):
-                return
+                return False
         elif kind is not None:
+            return False
+        return self._engine(self.session.spin)
+
+    def _do_hold(self) -> None:
+        """TURBO SPIN: while Space or the Spin button is held, rounds follow each other at turbo pace."""
+        if self.autoplay is not None or self.held:
             return
-        self._engine(self.session.spin)
+        self.held = True
+        if self.presenting:
+            self._do_stop()
+        elif not self._spin_now():
+            self.held = False
+
+    def _do_release(self) -> None:
+        self.held = False
 
     def _do_stop(self) -> None:
         if self.beat is not None:
@@ -410,6 +428,8 @@ class Controller:
             return
         if self.autoplay is not None and kind is None and now >= self.next_auto_at:
             self._autoplay_step()
+        elif self.held and self.autoplay is None and kind in (None, "collect_or_gamble") and not self._spin_now():
+            self.held = False  # nothing could start (e.g. the balance is too low): the hold ends
 
     # -- what the page shows -------------------------------------------------------
     def context(self) -> str:

@@ -192,6 +192,9 @@ def rules_html(
         "deck is red or black. Right doubles the win, wrong loses it. Gamble is not offered when the win is "
         f"above {settings['gamble_limit_x']}× the total bet, ends when the win passes that limit, is not "
         "offered in autoplay and not after free spins that reached their limit.</p>",
+        "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
+        "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
+        "pace until you let go. The Turbo button makes every spin faster.</p>",
         "<h4>Autoplay</h4><p>Autoplay spins at the current bet and collects wins. It stops after the number "
         "of rounds, before a round that would pass the loss limit, after a win at or above the single-win "
         "limit, when free spins are won (if chosen), or when you press Stop.</p>",
@@ -283,6 +286,9 @@ def _moon_rules(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, stak
         "In this free-play demo the jackpot belongs to your session alone.</p>",
         f"<h4>Max win</h4><p>The win of a round is limited to {max_win:,}× the total bet (a jackpot comes on "
         "top). When the limit is reached, the limit is paid.</p>",
+        "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
+        "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
+        "pace until you let go. The Turbo button makes every spin faster.</p>",
         "<h4>Autoplay</h4><p>Autoplay spins at the current bet. It stops after the number of rounds, before "
         "a round that would pass the loss limit, after a win at or above the single-win limit, when Hold and "
         "Respin is won (if chosen; otherwise it plays the bonus), or when you press Stop. Autoplay never buys "
