@@ -572,6 +572,31 @@ def test_keyboard_only(clean_visit: Visit) -> None:
     wait_round_end(page, 0)
     assert meter(page, "win") == fmt(card.win)
     assert meter(page, "balance") == fmt(s.balance)
+    # Holding Space is TURBO SPIN: rounds follow each other until the key is released.
+    ends = len(events(page, "roundEnd"))
+    kb.down("Space")
+    kb.down("Space")  # a second keydown while held is a repeat
+    page.wait_for_function(
+        "(n) => window.__events.filter(e => e.type === 'roundEnd').length >= n", arg=ends + 3, timeout=90_000
+    )
+    kb.up("Space")
+    page.wait_for_timeout(3_000)  # the round in play (if any) finishes
+    settled = len(events(page, "roundEnd"))
+    page.wait_for_timeout(3_000)
+    assert len(events(page, "roundEnd")) == settled  # nothing starts once the key is up
+    # The same with the Spin button held down (its release is not a click that spins again).
+    box = page.locator("[data-action=spin]").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_function(
+        "(n) => window.__events.filter(e => e.type === 'roundEnd').length >= n", arg=settled + 2, timeout=90_000
+    )
+    page.mouse.up()
+    page.wait_for_timeout(3_000)
+    settled = len(events(page, "roundEnd"))
+    page.wait_for_timeout(3_000)
+    assert len(events(page, "roundEnd")) == settled
     # Focus is visible on the element the keyboard reaches. (Tab from past the last control
     # leaves the document for the browser's own UI first, then wraps to the first control.)
     for _ in range(3):

@@ -487,6 +487,7 @@ class App:
     def on_spin_down(self, _evt: Any) -> None:
         """Holding the Spin button for HOLD_MS starts TURBO SPIN."""
         window.clearTimeout(self.hold_timer)
+        self.hold_ended = False  # a hold that ended off the button left no click to swallow
         self.hold_timer = window.setTimeout(self._hold_later, HOLD_MS)
 
     def _hold_from_button(self) -> None:
