@@ -865,3 +865,14 @@ def test_holding_spin_collects_a_waiting_win_and_stops_at_a_feature_or_an_empty_
     a.controller.start_autoplay(AutoplayLimits(rounds=3))
     a.press("hold")
     assert not a.controller.held
+
+
+def test_a_loss_limit_not_above_the_stake_is_refused() -> None:
+    r = make_rig(LOSS_SEED)
+    stake = r.session.bet.total
+    why = r.controller.start_autoplay(AutoplayLimits(10, loss_limit=stake))
+    assert why == f"The loss limit must be higher than the stake of {fmt(stake)}."
+    assert r.controller.autoplay is None
+    assert r.session.rounds_played == 0
+    assert r.controller.start_autoplay(AutoplayLimits(10, loss_limit=stake + 1)) is None
+    assert r.controller.autoplay is not None

@@ -566,8 +566,11 @@ class App:
         except (ValueError, EngineError) as exc:
             STUDIO.notice(str(exc))
             return
+        why = self.controller.start_autoplay(limits)
+        if why:
+            STUDIO.notice(why)  # the dialog stays open to correct it
+            return
         document.getElementById("dlg-autoplay").close()
-        self.controller.start_autoplay(limits)
 
     def on_setting(self, _evt: Any) -> None:
         c = self.controller

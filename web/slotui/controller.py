@@ -331,22 +331,28 @@ class Controller:
             return
         self.host.open_dialog("autoplay")
 
-    def start_autoplay(self, limits: AutoplayLimits) -> None:
-        """Begin autoplay (from the autoplay dialog)."""
+    def start_autoplay(self, limits: AutoplayLimits) -> str | None:
+        """Begin autoplay (from the autoplay dialog); return why not when it is refused at once."""
         if self.autoplay is not None or self.presenting:
-            return
+            return None
+        stake = self.session.bet.total
+        if limits.loss_limit is not None and limits.loss_limit <= stake:
+            # The rules: the loss limit should be higher than the stake.
+            self.message = f"The loss limit must be higher than the stake of {self.fmt(stake)}."
+            return self.message
         if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
-            return
+            return self.message
         if self.session.in_round:
             self.message = "Finish the round in play first."
-            return
+            return self.message
         try:
             self.autoplay = Autoplay(self.session, limits)
         except EngineError as exc:
             self.message = str(exc)
-            return
+            return self.message
         self.next_auto_at = self.now
         self.dirty = True
+        return None
 
     def _autoplay_step(self) -> None:
         ap = self.autoplay
