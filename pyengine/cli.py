@@ -107,6 +107,11 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         every = report["max_win_every"]
         odds = f"1 in {every:,.0f}" if every else "never"
         print(f"  max win reached: {odds} rounds (p = {report['max_win_probability']:.3g})")
+    if "free_spin_cap" in report:
+        cap = report["free_spin_cap"]
+        every = cap["feature_capped_every"]
+        odds = f"1 feature in {every:,.0f}" if every else "no feature"
+        print(f"  free-spin cap {cap['cap_x']}x: ends {odds}, takes {cap['reduction'] * 100:.4f}% of the RTP")
     if "feature_buy_price_x" in report:
         print(f"  feature buy price {report['feature_buy_price_x']}x, average bonus {report['feature_average_x']:.2f}x")
     elif "final_count_distribution" in report:

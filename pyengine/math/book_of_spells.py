@@ -4,6 +4,8 @@ Base game: line wins from per-reel symbol counts, the Book scatter by convolutio
 Free spins: once per expanding symbol, the expected win of one free spin (lines + scatter
 + expansion, the expansion's reel count by convolution) times the expected number of
 spins with the retrigger series: N = award / (1 - award * p), p = P(retrigger per spin).
+The free-spin cap: per expanding symbol, the exact distribution of one free spin's whole
+win over every stop combination, compounded over the feature by `compound.capped_feature`.
 The gamble is fair (tested separately) and does not move the RTP.
 """
 
@@ -17,9 +19,10 @@ from ..games.book_of_spells import BookOfSpells
 from ..model import Bet, ReelSet
 from ..rng import ScriptedRng
 from ..round import RoundContext
-from .exact import convolve, count_distribution, line_stats, visible_probability
+from .compound import capped_feature
+from .exact import convolve, count_distribution, line_stats, spin_distribution, visible_probability
 
-__all__ = ["BookMath", "CapEstimate", "book_math", "cap_excess"]
+__all__ = ["BookMath", "CapEstimate", "CapTerm", "book_math", "cap_excess", "cap_term", "free_spin_distribution"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +52,7 @@ class BookMath:
 
 def _scatter(game: BookOfSpells, reels: ReelSet) -> tuple[Fraction, Fraction]:
     book = game.book
-    dist = convolve(
-        count_distribution(reels, i, lambda col: col.count(book)) for i in range(len(reels.strips))
-    )
+    dist = convolve(count_distribution(reels, i, lambda col: col.count(book)) for i in range(len(reels.strips)))
     ev = sum((p * game.data.scatter_pays.get(n, 0) for n, p in enumerate(dist)), Fraction(0))
     trigger = sum(dist[game.free_spins.trigger :], Fraction(0))
     return ev, trigger
@@ -103,6 +104,65 @@ def book_math(game: BookOfSpells) -> BookMath:
     )
 
 
+def free_spin_distribution(game: BookOfSpells, symbol: str, lines: int) -> dict[tuple[int, bool], int]:
+    """One free spin with ``symbol`` expanding, on ``lines`` lines: {(win, retriggers): stop combinations}.
+
+    The win is in multiples of the bet per line: line wins (the Book not substituting for
+    ``symbol``), the Book scatter (x lines: it pays on the total bet) and the expansion.
+    """
+    data = game.data
+    book = game.book
+    return spin_distribution(
+        game.free_reels,
+        data.paylines[:lines],
+        data.paytable,
+        wild=book,
+        wild_pays_as=game.wild_pays_as,
+        not_substituted=(symbol,),
+        counts=lambda col: (col.count(book), int(symbol in col)),
+        settle=lambda c: (
+            lines * (data.scatter_pays.get(c[0], 0) + data.paytable.pay(symbol, c[1])),
+            c[0] >= game.free_spins.trigger,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CapTerm:
+    """What the free-spin cap takes, in multiples of the total bet."""
+
+    cap_x: int
+    lines: int
+    excess_by_symbol: dict[str, float]
+    """E[(S - cap)+] of one feature, per expanding symbol."""
+    over_by_symbol: dict[str, float]
+    """P(the cap ends the feature), per expanding symbol."""
+    excess: float
+    """E[(S - cap)+] of one feature, over the expanding symbol's draw."""
+    over: float
+    """P(the cap ends a feature)."""
+    reduction: float
+    """What the cap takes from the RTP: P(feature) x ``excess``."""
+
+
+def cap_term(game: BookOfSpells, cap_x: int, lines: int | None = None) -> CapTerm:
+    """The free-spin cap's effect on the RTP, at ``lines`` lines (default: all)."""
+    lines = max(game.bets.lines) if lines is None else lines
+    rules = game.free_spins
+    excess: dict[str, float] = {}
+    over: dict[str, float] = {}
+    for symbol, _ in rules.expanding:
+        spin = free_spin_distribution(game, symbol, lines)
+        r = capped_feature(spin, start=rules.award, award=rules.award, cap=cap_x * lines)
+        excess[symbol] = r.excess / lines
+        over[symbol] = r.over
+    total_w = sum(w for _, w in rules.expanding)
+    mean_excess = sum(excess[s] * w for s, w in rules.expanding) / total_w
+    mean_over = sum(over[s] * w for s, w in rules.expanding) / total_w
+    p_trigger = _scatter(game, game.base_reels)[1]
+    return CapTerm(cap_x, lines, excess, over, mean_excess, mean_over, float(p_trigger) * mean_excess)
+
+
 @dataclass(frozen=True, slots=True)
 class CapEstimate:
     """E[(S - cap)+] per feature in multiples of the total bet, and its 95% half-width."""
@@ -115,6 +175,8 @@ class CapEstimate:
 
 def cap_excess(game: BookOfSpells, cap_x: int, *, features_per_symbol: int, seed: int) -> CapEstimate:
     """Estimate what the free-spin cap takes away, by playing features without the cap.
+
+    The independent check of `cap_term`: it plays the game's own feature code.
 
     Stratified by expanding symbol (each symbol's features are weighted by its draw
     weight), seeded, through the game's own feature code. Bet: 1 per line on every line.

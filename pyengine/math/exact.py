@@ -19,6 +19,7 @@ __all__ = [
     "convolve",
     "count_distribution",
     "line_stats",
+    "spin_distribution",
     "visible_probability",
 ]
 
@@ -49,6 +50,22 @@ def visible_probability(reels: ReelSet, reel: int, symbol: str) -> Fraction:
     """P(``symbol`` shows anywhere in the window of ``reel``)."""
     columns = reels.columns[reel]
     return Fraction(sum(1 for col in columns if symbol in col), len(columns))
+
+
+_Key = tuple[int, str | None, int]
+"""An open line run: (leading wilds, its symbol or None while only wilds, length)."""
+_State = tuple[tuple[tuple[int, _Key], ...], tuple[int, ...]]
+"""The open runs (line index, run) and the summed column counts."""
+
+
+def _open_run(prefix: Sequence[str], wild: str | None, nosub: frozenset[str]) -> bool:
+    """Can a further symbol still change the result of a line that starts with ``prefix``?"""
+    if all(x == wild for x in prefix):
+        return True
+    target = next(x for x in prefix if x != wild)
+    if target in nosub:
+        return prefix[0] == target and all(x == target for x in prefix)
+    return all(x in (target, wild) for x in prefix)
 
 
 class LineStats:
@@ -95,18 +112,9 @@ def line_stats(
     nosub = frozenset(not_substituted)
     combos: Counter[tuple[str, int]] = Counter()
 
-    def open_run(prefix: list[str]) -> bool:
-        """Can a further symbol still change this line's result?"""
-        if all(x == wild for x in prefix):
-            return True
-        target = next(x for x in prefix if x != wild)
-        if target in nosub:
-            return all(x == target for x in prefix[prefix.index(target) :]) and prefix[0] == target
-        return all(x in (target, wild) for x in prefix)
-
     def walk(prefix: list[str], weight: int) -> None:
         k = len(prefix)
-        if k == n_reels or (k >= 2 and not open_run(prefix)):
+        if k == n_reels or (k >= 2 and not _open_run(prefix, wild, nosub)):
             padded = (*prefix, *(["\0"] * (n_reels - k)))
             hit = evaluator.evaluate_symbols(padded)
             if hit is not None:
@@ -126,6 +134,106 @@ def line_stats(
         Fraction(hits, total),
         {k: Fraction(v, total) for k, v in sorted(combos.items())},
     )
+
+
+def spin_distribution(
+    reels: ReelSet,
+    paylines: Sequence[Payline],
+    paytable: Paytable,
+    *,
+    wild: str | None,
+    wild_pays_as: str | None = None,
+    not_substituted: Iterable[str] = (),
+    counts: Callable[[tuple[str, ...]], tuple[int, ...]],
+    settle: Callable[[tuple[int, ...]], tuple[int, bool]],
+) -> dict[tuple[int, bool], int]:
+    """The exact distribution of one spin's whole win, with a flag, over every stop combination.
+
+    The win is the line wins on all ``paylines`` (in multiples of the bet per line) plus
+    ``settle(c)[0]``, where ``c`` adds up ``counts(column)`` over the five windows' columns
+    (for example Books shown, reels showing a symbol); ``settle(c)[1]`` is the flag (for
+    example: the spin retriggers). Returns {(win, flag): number of stop combinations}; the
+    numbers add up to ``reels.radix``.
+
+    Dynamic programming over the reels. A state is every line whose run is still open
+    (reduced to its leading wilds, its symbol and its length, which decide the rest), with
+    the summed counts; it carries the distribution of the pay already fixed by the lines
+    whose run has ended. Lines are judged by the game's own evaluator.
+    """
+    evaluator = LineEvaluator(
+        [Payline(1, (0,) * len(reels.strips))],
+        paytable,
+        wild=wild,
+        wild_pays_as=wild_pays_as,
+        not_substituted=not_substituted,
+    )
+    n_reels = len(reels.strips)
+    nosub = frozenset(not_substituted)
+    pad = ("\0",) * n_reels
+    prefixes: dict[_Key, tuple[str, ...]] = {}
+    steps: dict[tuple[_Key, str], tuple[_Key | None, int]] = {}
+
+    def canonical(prefix: tuple[str, ...]) -> _Key:
+        w = 0
+        while w < len(prefix) and prefix[w] == wild:
+            w += 1
+        key = (w, prefix[w] if w < len(prefix) else None, len(prefix))
+        prefixes.setdefault(key, prefix)
+        return key
+
+    def step(key: _Key, symbol: str) -> tuple[_Key | None, int]:
+        """The open run ``key`` meets ``symbol``: (its new key or None when it ends, the pay fixed)."""
+        prefix = (*prefixes[key], symbol)
+        k = len(prefix)
+        if k == n_reels or (k >= 2 and not _open_run(prefix, wild, nosub)):
+            hit = evaluator.evaluate_symbols(prefix + pad[k:])
+            return None, hit[2] if hit else 0
+        return canonical(prefix), 0
+
+    start = canonical(())
+    states: dict[_State, Counter[int]] = {
+        (tuple((i, start) for i in range(len(paylines))), counts(())): Counter({0: 1}),
+    }
+    rows = [p.rows for p in paylines]
+    added: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    for reel in range(n_reels):
+        nxt: dict[_State, Counter[int]] = {}
+        # Per distinct column: its number of stops, the symbol each line sees, its counts.
+        columns = [
+            (n, tuple(col[r[reel]] for r in rows), counts(col)) for col, n in Counter(reels.columns[reel]).items()
+        ]
+        for (open_lines, summed), fixed in states.items():
+            for n, seen, column_counts in columns:
+                pay = 0
+                still: list[tuple[int, _Key]] = []
+                for i, key in open_lines:
+                    move = steps.get((key, seen[i]))
+                    if move is None:
+                        move = steps[(key, seen[i])] = step(key, seen[i])
+                    if move[0] is None:
+                        pay += move[1]
+                    else:
+                        still.append((i, move[0]))
+                total = added.get((summed, column_counts))
+                if total is None:
+                    total = added[(summed, column_counts)] = tuple(
+                        a + b for a, b in zip(summed, column_counts, strict=True)
+                    )
+                state = (tuple(still), total)
+                target = nxt.get(state)
+                if target is None:
+                    target = nxt[state] = Counter()
+                for win, ways in fixed.items():
+                    target[win + pay] += ways * n
+        states = nxt
+    out: dict[tuple[int, bool], int] = {}
+    for (open_lines, summed), fixed in states.items():
+        assert not open_lines, "every run ends on the last reel"
+        extra, flag = settle(summed)
+        for win, ways in fixed.items():
+            k = (win + extra, flag)
+            out[k] = out.get(k, 0) + ways
+    return out
 
 
 def max_spin_win(

@@ -1,0 +1,245 @@
+"""The free-spin cap term: one spin's exact win distribution, and the feature compounded under the cap.
+
+`spin_distribution` is checked against enumerating every stop combination of small reels,
+and on the real game against the exact expectations of `book_math`; `capped_feature`
+(float64 FFT) against the same computation in exact fractions; the whole cap term against
+the game's own feature code played many times.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from pyengine.errors import EngineError
+from pyengine.evaluators import LineEvaluator
+from pyengine.games import get_game
+from pyengine.games.book_of_spells import BookOfSpells
+from pyengine.math.book_of_spells import book_math, cap_excess, cap_term, free_spin_distribution
+from pyengine.math.compound import _fast_length, capped_feature
+from pyengine.math.exact import spin_distribution, visible_probability
+from pyengine.model import Payline, Paytable, ReelSet
+
+
+def _book() -> BookOfSpells:
+    game = get_game("book_of_spells")
+    assert isinstance(game, BookOfSpells)
+    return game
+
+
+GAME = _book()
+M = book_math(GAME)
+
+PAYS = Paytable({"H": {2: 4, 3: 20, 4: 60, 5: 200}, "L": {3: 2, 4: 5, 5: 10}, "M": {1: 1, 3: 8, 5: 30}})
+LINES = (
+    Payline(1, (0, 0, 0, 0, 0)),
+    Payline(2, (1, 1, 1, 1, 1)),
+    Payline(3, (0, 1, 1, 1, 0)),
+    Payline(4, (1, 0, 0, 0, 1)),
+)
+SCATTER_PAYS = {2: 1, 3: 5, 4: 50, 5: 500}
+
+
+def _brute(rs: ReelSet, wild_pays_as: str | None, nosub: tuple[str, ...], expand: str) -> dict[tuple[int, bool], int]:
+    """Every stop combination through the game's line evaluator, with the scatter and an expansion."""
+    ev = LineEvaluator(LINES, PAYS, wild="W", wild_pays_as=wild_pays_as, not_substituted=nosub)
+    out: Counter[tuple[int, bool]] = Counter()
+    for stops in itertools.product(*(range(len(s)) for s in rs.strips)):
+        window = rs.window(stops)
+        win = sum(r.multiplier for r in ev.evaluate(window, len(LINES)))
+        scatters = sum(col.count("S") for col in window)
+        reels = sum(expand in col for col in window)
+        win += len(LINES) * (SCATTER_PAYS.get(scatters, 0) + PAYS.pay(expand, reels))
+        out[(win, scatters >= 3)] += 1
+    return dict(out)
+
+
+def _dp(rs: ReelSet, wild_pays_as: str | None, nosub: tuple[str, ...], expand: str) -> dict[tuple[int, bool], int]:
+    return spin_distribution(
+        rs,
+        LINES,
+        PAYS,
+        wild="W",
+        wild_pays_as=wild_pays_as,
+        not_substituted=nosub,
+        counts=lambda col: (col.count("S"), int(expand in col)),
+        settle=lambda c: (len(LINES) * (SCATTER_PAYS.get(c[0], 0) + PAYS.pay(expand, c[1])), c[0] >= 3),
+    )
+
+
+@given(
+    strips=st.lists(st.lists(st.sampled_from("WHLMS"), min_size=3, max_size=5).map(tuple), min_size=5, max_size=5),
+    wild_pays_as=st.sampled_from(["H", "L", None]),
+    nosub=st.sampled_from([(), ("H",), ("M",)]),
+    expand=st.sampled_from("HLM"),
+)
+@settings(max_examples=40, deadline=None)
+def test_spin_distribution_equals_enumeration(
+    strips: list[tuple[str, ...]], wild_pays_as: str | None, nosub: tuple[str, ...], expand: str
+) -> None:
+    rs = ReelSet(tuple(strips), rows=2)
+    got = _dp(rs, wild_pays_as, nosub, expand)
+    assert got == _brute(rs, wild_pays_as, nosub, expand)
+    assert sum(got.values()) == rs.radix
+
+
+@pytest.mark.parametrize("symbol", ["MAGE", "Q"])
+def test_free_spin_distribution_matches_the_exact_expectations(symbol: str) -> None:
+    spin = free_spin_distribution(GAME, symbol, 9)
+    total = sum(spin.values())
+    assert total == GAME.free_reels.radix
+    mean = Fraction(sum(w * n for (w, _), n in spin.items()), total)
+    # book_math's expected win of one free spin (lines + scatter + expansion), in total bets, x 9 lines.
+    assert mean == 9 * M.feature_by_symbol[symbol] / M.expected_spins
+    assert Fraction(sum(n for (_, again), n in spin.items() if again), total) == M.p_retrigger
+    if symbol == "MAGE":
+        # Five Archmage reels expand to 9 x 5000 = 45000, the cap itself; without them no spin comes
+        # near (at most 6940 from lines and scatter, plus 9000 for four expanded reels).
+        every_reel = Fraction(1)
+        for reel in range(5):
+            every_reel *= visible_probability(GAME.free_reels, reel, symbol)
+        assert Fraction(sum(n for (w, _), n in spin.items() if w >= 45_000), total) == every_reel
+        assert max(w for w, _ in spin) < 45_000 + 6940 + 1
+
+
+def test_free_spin_distribution_on_fewer_lines() -> None:
+    one = free_spin_distribution(GAME, "K", 1)
+    total = sum(one.values())
+    mean = Fraction(sum(w * n for (w, _), n in one.items()), total)
+    # One line: its line wins are 1/9 of nine lines' (every line has the same expectation); the
+    # scatter and the expansion pay x1 instead of x9.
+    nine = 9 * M.feature_by_symbol["K"] / M.expected_spins
+    assert mean == nine / 9
+
+
+# -- compounding under the cap: float64 FFT against exact fractions --------------------------------------------
+def _exact_capped(spin: Mapping[tuple[int, bool], int], start: int, award: int, cap: int) -> tuple[Fraction, Fraction]:
+    """(E[(S - cap)+], P(S > cap)) in fractions; every retriggering spin must win at least 1."""
+    total = sum(spin.values())
+    assert all(w >= 1 for (w, again) in spin if again)
+    size = cap + 1
+
+    def mul(x: list[Fraction], y: list[Fraction]) -> list[Fraction]:
+        out = [Fraction(0)] * size
+        for i, p in enumerate(x):
+            if p:
+                for j in range(size - i):
+                    if y[j]:
+                        out[i + j] += p * y[j]
+        return out
+
+    def power(x: list[Fraction], k: int) -> list[Fraction]:
+        out = [Fraction(1)] + [Fraction(0)] * cap
+        for _ in range(k):
+            out = mul(out, x)
+        return out
+
+    a = [Fraction(0)] * size
+    b = [Fraction(0)] * size
+    for (w, again), n in spin.items():
+        if w <= cap:
+            (b if again else a)[w] += Fraction(n, total)
+    t = list(a)
+    # Each generation of retriggers adds at least 1 to the win: cap + 1 rounds fix every coefficient.
+    for _ in range(size):
+        t = [x + y for x, y in zip(a, mul(b, power(t, award)), strict=True)]
+    g = power(t, start)
+    mean_x = Fraction(sum(w * n for (w, _), n in spin.items()), total)
+    p_re = Fraction(sum(n for (_, again), n in spin.items() if again), total)
+    mean = start * mean_x / (1 - award * p_re)
+    over = 1 - sum(g, Fraction(0))
+    capped = sum((min(s, cap) * p for s, p in enumerate(g)), Fraction(0)) + cap * over
+    return mean - capped, over
+
+
+CASES = [
+    ({(0, False): 50, (3, False): 30, (10, False): 15, (40, False): 4, (5, True): 1}, 3, 3, 30),
+    ({(0, False): 6, (2, False): 3, (25, False): 1}, 4, 1, 40),  # no retrigger at all
+    ({(0, False): 20, (1, False): 5, (2, True): 2, (9, True): 1, (70, False): 1}, 2, 2, 25),
+]
+
+
+@pytest.mark.parametrize(("spin", "start", "award", "cap"), CASES)
+def test_capped_feature_equals_exact_fractions(
+    spin: dict[tuple[int, bool], int], start: int, award: int, cap: int
+) -> None:
+    excess, over = _exact_capped(spin, start, award, cap)
+    got = capped_feature(spin, start=start, award=award, cap=cap)
+    assert excess > 0
+    assert got.excess == pytest.approx(float(excess), rel=1e-10, abs=1e-13)
+    assert got.over == pytest.approx(float(over), rel=1e-10, abs=1e-13)
+    total = sum(spin.values())
+    mean_x = Fraction(sum(w * n for (w, _), n in spin.items()), total)
+    assert got.mean >= start * mean_x
+
+
+@given(
+    wins=st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.integers(1, 20)), min_size=1, max_size=6),
+    start=st.integers(1, 4),
+    award=st.integers(1, 3),
+    cap=st.integers(0, 25),
+)
+@settings(max_examples=25, deadline=None)
+def test_capped_feature_random(wins: list[tuple[int, bool, int]], start: int, award: int, cap: int) -> None:
+    spin: Counter[tuple[int, bool]] = Counter({(0, False): 60})
+    for w, again, n in wins:
+        spin[(max(w, 1) if again else w, again)] += n
+    p_re = Fraction(sum(n for (_, again), n in spin.items() if again), sum(spin.values()))
+    assume(award * p_re < Fraction(1, 2))
+    excess, over = _exact_capped(spin, start, award, cap)
+    got = capped_feature(spin, start=start, award=award, cap=cap)
+    assert got.excess == pytest.approx(float(excess), rel=1e-9, abs=1e-12)
+    assert got.over == pytest.approx(float(over), rel=1e-9, abs=1e-12)
+
+
+def test_capped_feature_refuses_bad_input() -> None:
+    with pytest.raises(EngineError, match="retrigger too often"):
+        capped_feature({(1, True): 1, (0, False): 1}, start=10, award=10, cap=100)
+    with pytest.raises(EngineError, match="non-negative wins"):
+        capped_feature({(-1, False): 1}, start=1, award=1, cap=10)
+    with pytest.raises(EngineError, match="cap must be"):
+        capped_feature({(1, False): 1}, start=0, award=1, cap=10)
+
+
+def _smooth(m: int) -> bool:
+    for p in (2, 3, 5):
+        while m % p == 0:
+            m //= p
+    return m == 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 97, 90_001, 450_001])
+def test_fast_length(n: int) -> None:
+    got = _fast_length(n)
+    assert got >= n
+    assert _smooth(got)
+    assert not any(_smooth(m) for m in range(n, got))
+
+
+# -- the game's cap term ---------------------------------------------------------------------------------------
+def test_cap_term_at_the_default_is_pinned() -> None:
+    # `python3 -m pyengine rtp book_of_spells --json` -> free_spin_cap; the par sheet quotes these.
+    cap = cap_term(GAME, 5000)
+    assert cap.reduction == pytest.approx(6.011264734e-05, rel=1e-8)
+    assert cap.excess_by_symbol["MAGE"] == pytest.approx(0.1202746550, rel=1e-8)
+    assert cap.over_by_symbol["MAGE"] == pytest.approx(0.00108388023, rel=1e-8)
+    # Only the Archmage and the Witch can pass 5000x in practice; the rest is float noise.
+    for symbol in ("OWL", "POTION", "A", "K", "Q", "J", "TEN"):
+        assert cap.excess_by_symbol[symbol] < 1e-10
+    assert cap.reduction == pytest.approx(float(M.p_trigger) * cap.excess, rel=1e-12)
+
+
+def test_cap_term_agrees_with_playing_the_feature() -> None:
+    # At a cap of 20x the total bet most features pass it, so the engine's own feature code,
+    # played 400 times per expanding symbol without the cap, measures the same excess.
+    cap = cap_term(GAME, 20)
+    est = cap_excess(GAME, 20, features_per_symbol=400, seed=5)
+    assert est.reached > 1000
+    assert abs(est.excess - cap.excess) <= est.ci95
+    assert 0 < cap.excess < M.feature
