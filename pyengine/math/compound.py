@@ -99,12 +99,23 @@ def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: i
     for (w, again), n in spin.items():
         if w <= cap:
             (b if again else a)[w] += n / total
-    power_len = _fast_length(max(award, start) * cap + 1)
-    product_len = _fast_length(2 * cap + 1)
-    fft_b = np.fft.rfft(b, product_len)
+    length = _fast_length(2 * cap + 1)  # a product of two cut polynomials does not wrap around
+    fft, ifft = np.fft.rfft, np.fft.irfft
+
+    def product(x: Any, y: Any) -> Any:
+        fx = fft(x, length)
+        return ifft(fx * (fx if y is x else fft(y, length)), length)[:size]
 
     def power(t: Any, k: int) -> Any:
-        return np.fft.irfft(np.fft.rfft(t, power_len) ** k, power_len)[:size]
+        """t^k cut after z^cap, by repeated squaring."""
+        out = None
+        while True:
+            if k & 1:
+                out = t if out is None else product(out, t)
+            k >>= 1
+            if not k:
+                return out
+            t = product(t, t)
 
     # After k rounds every tree of more than k generations is missing: for one root at most
     # (award x P(retrigger))^k of the probability, for the feature ``start`` times that.
@@ -113,7 +124,7 @@ def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: i
         rounds = max(1, math.ceil(math.log(TOLERANCE / start) / math.log(float(award * p_re))))
     t = a
     for _ in range(rounds):
-        t = a + np.fft.irfft(fft_b * np.fft.rfft(power(t, award), product_len), product_len)[:size]
+        t = a + product(b, power(t, award))
     g = power(t, start)
     below = g[:cap]
     gap = np.arange(cap, 0, -1, dtype=float)  # cap - s for s = 0 .. cap - 1

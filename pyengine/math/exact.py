@@ -56,6 +56,8 @@ _Key = tuple[int, str | None, int]
 """An open line run: (leading wilds, its symbol or None while only wilds, length)."""
 _State = tuple[tuple[tuple[int, _Key], ...], tuple[int, ...]]
 """The open runs (line index, run) and the summed column counts."""
+_Moved = tuple[tuple[tuple[int, _Key], ...], int]
+"""Open runs after one more reel, and the pay fixed by the runs that ended there."""
 
 
 def _open_run(prefix: Sequence[str], wild: str | None, nosub: frozenset[str]) -> bool:
@@ -190,41 +192,54 @@ def spin_distribution(
             return None, hit[2] if hit else 0
         return canonical(prefix), 0
 
+    def advance(open_lines: tuple[tuple[int, _Key], ...], seen: tuple[str, ...]) -> _Moved:
+        """The open runs meet one column (``seen``: each line's symbol): (runs still open, pay fixed)."""
+        pay = 0
+        still = []
+        for i, key in open_lines:
+            move = steps.get((key, seen[i]))
+            if move is None:
+                move = steps[(key, seen[i])] = step(key, seen[i])
+            if move[0] is None:
+                pay += move[1]
+            else:
+                still.append((i, move[0]))
+        return tuple(still), pay
+
     start = canonical(())
-    states: dict[_State, Counter[int]] = {
-        (tuple((i, start) for i in range(len(paylines))), counts(())): Counter({0: 1}),
+    states: dict[_State, dict[int, int]] = {
+        (tuple((i, start) for i in range(len(paylines))), counts(())): {0: 1},
     }
     rows = [p.rows for p in paylines]
     added: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
     for reel in range(n_reels):
-        nxt: dict[_State, Counter[int]] = {}
+        nxt: dict[_State, dict[int, int]] = {}
         # Per distinct column: its number of stops, the symbol each line sees, its counts.
         columns = [
             (n, tuple(col[r[reel]] for r in rows), counts(col)) for col, n in Counter(reels.columns[reel]).items()
         ]
+        # Many states share their open runs (they differ in their counts): move the runs once.
+        moved: dict[tuple[tuple[tuple[int, _Key], ...], int], _Moved] = {}
         for (open_lines, summed), fixed in states.items():
-            for n, seen, column_counts in columns:
-                pay = 0
-                still: list[tuple[int, _Key]] = []
-                for i, key in open_lines:
-                    move = steps.get((key, seen[i]))
-                    if move is None:
-                        move = steps[(key, seen[i])] = step(key, seen[i])
-                    if move[0] is None:
-                        pay += move[1]
-                    else:
-                        still.append((i, move[0]))
+            # Columns that lead to the same state with the same pay are merged first.
+            merged: dict[tuple[_State, int], int] = {}
+            for c, (n, seen, column_counts) in enumerate(columns):
+                move = moved.get((open_lines, c))
+                if move is None:
+                    move = moved[(open_lines, c)] = advance(open_lines, seen)
                 total = added.get((summed, column_counts))
                 if total is None:
                     total = added[(summed, column_counts)] = tuple(
                         a + b for a, b in zip(summed, column_counts, strict=True)
                     )
-                state = (tuple(still), total)
+                key = ((move[0], total), move[1])
+                merged[key] = merged.get(key, 0) + n
+            for (state, pay), n in merged.items():
                 target = nxt.get(state)
                 if target is None:
-                    target = nxt[state] = Counter()
+                    target = nxt[state] = {}
                 for win, ways in fixed.items():
-                    target[win + pay] += ways * n
+                    target[win + pay] = target.get(win + pay, 0) + ways * n
         states = nxt
     out: dict[tuple[int, bool], int] = {}
     for (open_lines, summed), fixed in states.items():
