@@ -70,6 +70,19 @@ def _open_run(prefix: Sequence[str], wild: str | None, nosub: frozenset[str]) ->
     return all(x in (target, wild) for x in prefix)
 
 
+def _one_line(
+    reels: ReelSet, paytable: Paytable, wild: str | None, wild_pays_as: str | None, not_substituted: Iterable[str]
+) -> LineEvaluator:
+    """The game's line evaluator on a single line, to judge one line's symbols."""
+    return LineEvaluator(
+        [Payline(1, (0,) * len(reels.strips))],
+        paytable,
+        wild=wild,
+        wild_pays_as=wild_pays_as,
+        not_substituted=not_substituted,
+    )
+
+
 class LineStats:
     """Exact statistics of one payline over uniform stops.
 
@@ -94,13 +107,7 @@ def line_stats(
     not_substituted: Iterable[str] = (),
 ) -> LineStats:
     """Enumerate per-reel symbol counts through the game's own line evaluator."""
-    evaluator = LineEvaluator(
-        [Payline(1, (0,) * len(reels.strips))],
-        paytable,
-        wild=wild,
-        wild_pays_as=wild_pays_as,
-        not_substituted=not_substituted,
-    )
+    evaluator = _one_line(reels, paytable, wild, wild_pays_as, not_substituted)
     per_reel = [sorted(Counter(strip).items()) for strip in reels.strips]
     n_reels = len(per_reel)
     totals = [len(strip) for strip in reels.strips]
@@ -162,13 +169,7 @@ def spin_distribution(
     the summed counts; it carries the distribution of the pay already fixed by the lines
     whose run has ended. Lines are judged by the game's own evaluator.
     """
-    evaluator = LineEvaluator(
-        [Payline(1, (0,) * len(reels.strips))],
-        paytable,
-        wild=wild,
-        wild_pays_as=wild_pays_as,
-        not_substituted=not_substituted,
-    )
+    evaluator = _one_line(reels, paytable, wild, wild_pays_as, not_substituted)
     n_reels = len(reels.strips)
     nosub = frozenset(not_substituted)
     pad = ("\0",) * n_reels
