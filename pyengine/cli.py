@@ -46,6 +46,30 @@ def _seed(text: str) -> int:
     return v
 
 
+def _setting(text: str) -> tuple[str, int]:
+    """An operator setting NAME=VALUE: VALUE a whole number, or true / false."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    if value.lower() in ("true", "false"):
+        return name, int(value.lower() == "true")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"setting {name}: {value!r} is not a whole number, true or false") from None
+
+
+def _add_settings(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--setting",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an operator setting other than the game's default (repeatable), e.g. free_spin_cap_x=1000",
+    )
+
+
 def _parser() -> _Parser:
     p = _Parser(prog="pyengine", description="The free-play slot studio's engine.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -55,6 +79,7 @@ def _parser() -> _Parser:
     r.add_argument("game", choices=GAME_IDS, metavar="GAME")
     r.add_argument("--mode", default="base")
     r.add_argument("--json", action="store_true")
+    _add_settings(r)
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
     s.add_argument("game", choices=GAME_IDS, metavar="GAME")
@@ -71,6 +96,7 @@ def _parser() -> _Parser:
     pl.add_argument("--choices", choices=POLICIES, default="first")
     pl.add_argument("--mode", default="base")
     pl.add_argument("--jsonl", action="store_true", required=True)
+    _add_settings(pl)
     return p
 
 
@@ -93,7 +119,7 @@ def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[]
 def _cmd_rtp(args: argparse.Namespace) -> int:
     from .math.rtp import rtp_report
 
-    report = rtp_report(args.game, args.mode)
+    report = rtp_report(args.game, args.mode, dict(args.setting))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -103,6 +129,8 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     for k, v in report["breakdown"].items():
         print(f"  {k:<24} {v * 100:9.4f}%")
     print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
+    if report["settings"]:
+        print("  operator settings: " + ", ".join(f"{k}={v}" for k, v in report["settings"].items()))
     if "max_win_probability" in report:
         every = report["max_win_every"]
         odds = f"1 in {every:,.0f}" if every else "never"
@@ -146,7 +174,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seed = new_seed() if args.seed is None else args.seed
     stake = game.price(game.bets.default, args.mode)
-    session = Session(game, balance=max(stake * args.rounds, 100_000), seed=seed)
+    session = Session(game, balance=max(stake * args.rounds, 100_000), seed=seed, settings=dict(args.setting))
     picker = Rng(seed ^ 0x5EED5EED)
     for _ in range(args.rounds):
         before = session.balance

@@ -158,3 +158,61 @@ def test_unknown_mode_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str
     out, err = capsys.readouterr()
     assert out == ""
     assert err == "pyengine: book_of_spells has no mode 'buy'; its modes are base\n"
+
+
+# -- operator settings -----------------------------------------------------------------------------------------
+def test_rtp_with_a_lower_cap(capsys: pytest.CaptureFixture[str]) -> None:
+    # A designer's question: what does a free-spin limit of 1000x do? The exact part is unchanged; the
+    # limit's term grows, and the max win is the base spin's best plus the new limit.
+    report = json.loads(run_ok(capsys, ["rtp", "book_of_spells", "--json", "--setting", "free_spin_cap_x=1000"]))
+    assert report["settings"] == {"free_spin_cap_x": 1000, "gamble_limit_x": 250, "gamble": 1}
+    assert report["free_spin_cap"]["cap_x"] == 1000
+    assert report["max_win_x"] == pytest.approx(1000 + 6940 / 9)
+    reduction = report["free_spin_cap"]["reduction"]
+    assert 0.003 < reduction < 0.005  # 0.3748 points, against 0.0060 at the default 5000x
+    assert report["rtp"] == pytest.approx(float(Fraction(report["rtp_uncapped_exact"])) - reduction, abs=1e-15)
+    text = run_ok(capsys, ["rtp", "book_of_spells", "--setting", "free_spin_cap_x=1000", "--setting", "gamble=false"])
+    assert "operator settings: free_spin_cap_x=1000, gamble_limit_x=250, gamble=0" in text
+    assert "free-spin cap 1000x: ends 1 feature in 297," in text
+
+
+def test_play_with_the_gamble_off(capsys: pytest.CaptureFixture[str]) -> None:
+    rounds = _play(capsys, "--seed", "5", "--rounds", "40", "--choices", "random", "--setting", "gamble=false")
+    assert any(r["win"] for r in rounds)
+    events = [e for r in rounds for e in r["events"]]
+    assert not [e for e in events if e["type"] == "decision_pending" and e["kind"] == "collect_or_gamble"]
+    assert not [e for e in events if e["type"] == "gamble_card"]
+    # The same rounds with the gamble on: the random policy gambles some of those wins.
+    on = _play(capsys, "--seed", "5", "--rounds", "40", "--choices", "random")
+    assert [r["seed"] for r in on] == [r["seed"] for r in rounds]
+    assert any(e["type"] == "gamble_card" for r in on for e in r["events"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["rtp", "book_of_spells", "--setting", "cap"], "'cap' is not NAME=VALUE"),
+        (["rtp", "book_of_spells", "--setting", "=5"], "is not NAME=VALUE"),
+        (["play", "book_of_spells", "--jsonl", "--setting", "gamble=maybe"], "'maybe' is not a whole number"),
+    ],
+)
+def test_bad_setting_syntax_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str) -> None:
+    assert fragment in _bad(capsys, argv)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["rtp", "book_of_spells", "--setting", "free_spin_cap_x=0"], "must be an integer of at least 1, not 0"),
+        (["rtp", "book_of_spells", "--setting", "jackpot=1"], "unknown setting 'jackpot'"),
+        (["rtp", "moon_spell", "--setting", "free_spin_cap_x=1"], "Moon Spell has no operator settings"),
+        (["play", "book_of_spells", "--jsonl", "--setting", "gamble_limit_x=-1"], "at least 0, not -1"),
+    ],
+)
+def test_refused_setting_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("pyengine: ")
+    assert message in err
+    assert len(err.splitlines()) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -22,9 +23,8 @@ def _f(x: Fraction) -> float:
     return float(x)
 
 
-def _book_report(game: BookOfSpells) -> dict[str, Any]:
+def _book_report(game: BookOfSpells, settings: dict[str, int]) -> dict[str, Any]:
     m = book_math(game)
-    settings = game.default_settings()
     cap_x = settings["free_spin_cap_x"]
     cap = cap_term(game, cap_x)
     d = game.data
@@ -150,18 +150,24 @@ def _moon_report(game: MoonSpell, mode: str) -> dict[str, Any]:
     return report
 
 
-def rtp_report(game_id: str, mode: str = "base") -> dict[str, Any]:
-    """The exact RTP report of ``game_id`` in bet mode ``mode``, with its computing time."""
+def rtp_report(game_id: str, mode: str = "base", settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The exact RTP report of ``game_id`` in bet mode ``mode``, with its computing time.
+
+    ``settings`` are operator settings that differ from the game's defaults (checked as a
+    session checks them); the report gives the settings it assumed.
+    """
     game = get_game(game_id)
     modes = getattr(game, "modes", ("base",))
     if mode not in modes:
         raise EngineError(f"{game_id} has no mode {mode!r}; its modes are {', '.join(modes)}")
+    chosen = game.validate_settings(settings or {})
     start = time.perf_counter()
     if isinstance(game, BookOfSpells):
-        report = _book_report(game)
+        report = _book_report(game, chosen)
     elif isinstance(game, MoonSpell):
         report = _moon_report(game, mode)
     else:  # pragma: no cover - every registered game has a calculator
         raise EngineError(f"no RTP calculator for {game_id}")
+    report["settings"] = chosen
     report["seconds"] = time.perf_counter() - start
     return report
