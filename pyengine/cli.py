@@ -88,6 +88,7 @@ def _parser() -> _Parser:
     s.add_argument("--choices", choices=POLICIES, default="first")
     s.add_argument("--mode", default="base")
     s.add_argument("--json", action="store_true")
+    _add_settings(s)
 
     pl = sub.add_parser("play", help="play rounds, one JSON object per round")
     pl.add_argument("game", choices=GAME_IDS, metavar="GAME")
@@ -154,7 +155,15 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     update, close = _progress_bar(args.rounds)
     try:
-        result = simulate(args.game, args.rounds, seed=args.seed, choices=args.choices, mode=args.mode, progress=update)
+        result = simulate(
+            args.game,
+            args.rounds,
+            seed=args.seed,
+            choices=args.choices,
+            mode=args.mode,
+            settings=dict(args.setting),
+            progress=update,
+        )
     finally:
         close()
     out = result.to_json()

@@ -207,6 +207,7 @@ def test_bad_setting_syntax_exits_2(capsys: pytest.CaptureFixture[str], argv: li
         (["rtp", "book_of_spells", "--setting", "jackpot=1"], "unknown setting 'jackpot'"),
         (["rtp", "moon_spell", "--setting", "free_spin_cap_x=1"], "Moon Spell has no operator settings"),
         (["play", "book_of_spells", "--jsonl", "--setting", "gamble_limit_x=-1"], "at least 0, not -1"),
+        (["simulate", "book_of_spells", "--rounds", "5", "--setting", "gamble=2"], "must be 0, 1, true or false"),
     ],
 )
 def test_refused_setting_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
@@ -216,3 +217,17 @@ def test_refused_setting_exits_2(capsys: pytest.CaptureFixture[str], argv: list[
     assert err.startswith("pyengine: ")
     assert message in err
     assert len(err.splitlines()) == 1
+
+
+def test_simulate_with_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["simulate", "book_of_spells", "--rounds", "3000", "--seed", "4", "--json"]
+    argv = [*base, "--choices", "random"]
+    off = json.loads(run_ok(capsys, [*argv, "--setting", "gamble=false"]))
+    assert off["settings"] == {"free_spin_cap_x": 5000, "gamble_limit_x": 250, "gamble": 0}
+    on = json.loads(run_ok(capsys, argv))
+    assert on["settings"]["gamble"] == 1
+    # Same rounds; with the gamble off the random policy has nothing to gamble, so it wins as often
+    # as the policy that always collects.
+    first = json.loads(run_ok(capsys, base))
+    assert off["hit_rate"] == first["hit_rate"]
+    assert on["hit_rate"] < first["hit_rate"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EngineError
@@ -53,6 +53,8 @@ class SimulationResult:
     jackpot_drops: int = 0
     jackpot_contributed: float = 0.0
     jackpot_pot: float = 0.0
+    settings: dict[str, int] = field(default_factory=dict)
+    """The operator settings the session played with."""
 
     @property
     def rtp(self) -> float:
@@ -91,6 +93,7 @@ class SimulationResult:
                 "contributed": self.jackpot_contributed,
                 "pot": self.jackpot_pot,
             },
+            "settings": dict(self.settings),
             "total_stake": self.total_stake,
             "total_win": self.total_win,
             "seconds": self.seconds,
@@ -105,9 +108,13 @@ def simulate(
     seed: int = 1,
     choices: str = "first",
     mode: str = "base",
+    settings: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``rounds`` rounds at the game's default bet and measure them."""
+    """Play ``rounds`` rounds at the game's default bet and measure them.
+
+    ``settings`` are operator settings for the session (the game's defaults otherwise).
+    """
     game = get_game(game_id)
     if not isinstance(rounds, int) or rounds < 1:
         raise EngineError(f"rounds must be a positive integer, not {rounds!r}")
@@ -122,7 +129,7 @@ def simulate(
     def clock() -> float:
         return tick[0]
 
-    session = Session(game, balance=stake * rounds, seed=seed, clock=clock)
+    session = Session(game, balance=stake * rounds, seed=seed, clock=clock, settings=settings)
     picker = Rng(seed ^ 0x5EED5EED)
     pick_random = choices == "random"
     total_win = 0
@@ -168,6 +175,7 @@ def simulate(
         max_win_x=max_win / game.bets.default.total,
         features=dict(features),
         seconds=seconds,
+        settings=dict(session.settings),
         jackpot_paid=jp.paid if jp else 0,
         jackpot_drops=jp.drops if jp else 0,
         jackpot_contributed=float(jp.contributed) if jp else 0.0,
