@@ -65,6 +65,7 @@ class ReelSet:
     rows: int
     columns: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False, compare=False)
     radix: int = field(init=False, repr=False, compare=False)
+    _lengths: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cols = tuple(
@@ -76,10 +77,11 @@ class ReelSet:
         for strip in self.strips:
             n *= len(strip)
         object.__setattr__(self, "radix", n)
+        object.__setattr__(self, "_lengths", tuple(len(s) for s in self.strips))
 
     @property
     def lengths(self) -> tuple[int, ...]:
-        return tuple(len(s) for s in self.strips)
+        return self._lengths
 
     def window(self, stops: tuple[int, ...]) -> Window:
         """The visible symbols for the given stops."""
@@ -96,16 +98,34 @@ class ReelSet:
 
     def draw(self, index: int) -> tuple[tuple[int, ...], Window]:
         """(stops, window) for one uniform draw in ``range(radix)``; same as `decode` + `window`."""
-        if len(self.strips) != 5:
+        lengths = self._lengths
+        if len(lengths) != 5:
             stops = self.decode(index)
             return stops, self.window(stops)
         # Five reels spelled out: this runs on every spin.
+        _, n1, n2, n3, n4 = lengths
+        s4 = index % n4
+        index //= n4
+        s3 = index % n3
+        index //= n3
+        s2 = index % n2
+        index //= n2
+        s0 = index // n1
+        s1 = index - s0 * n1
         c0, c1, c2, c3, c4 = self.columns
-        index, s4 = divmod(index, len(c4))
-        index, s3 = divmod(index, len(c3))
-        index, s2 = divmod(index, len(c2))
-        s0, s1 = divmod(index, len(c1))
         return (s0, s1, s2, s3, s4), (c0[s0], c1[s1], c2[s2], c3[s3], c4[s4])
+
+    def positions_of(self, symbol: str) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+        """For each reel and stop, the window positions ``(reel, row)`` that show ``symbol``.
+
+        Joining the tuples of the drawn stops lists where the symbol lies, reel by reel and
+        top row first (as `pyengine.evaluators.evaluate_scatter` lists them), without
+        looking at the window.
+        """
+        return tuple(
+            tuple(tuple((reel, row) for row, sym in enumerate(col) if sym == symbol) for col in cols)
+            for reel, cols in enumerate(self.columns)
+        )
 
 
 @dataclass(frozen=True, slots=True)

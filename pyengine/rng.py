@@ -9,7 +9,9 @@ sampling). Default seeds come from `secrets` (the browser's crypto inside Pyodid
 from __future__ import annotations
 
 import secrets
+import struct
 from collections.abc import Sequence
+from functools import lru_cache
 
 __all__ = ["MASK64", "Rng", "ScriptedRng", "new_seed"]
 
@@ -48,19 +50,46 @@ class Rng:
         z = ((z ^ (z >> 27)) * _M2) & MASK64
         return z ^ (z >> 31)
 
+    def next64s(self, count: int) -> list[int]:
+        """The next ``count`` outputs of `next64`, in order, worked out side by side.
+
+        SplitMix64's states step by a constant whatever the outputs are, so ``count`` of
+        them are mixed at once, as 64-bit lanes 128 bits apart in one big integer (a lane
+        times a 64-bit constant stays within its lane; the bits a right shift brings down
+        from the next lane are masked off). CPython's cost is mostly per operation, not
+        per bit, so 16 outputs cost about a quarter of 16 calls to `next64`.
+        """
+        if count <= 0:
+            return []
+        ones, steps, lanes, layout = _lanes(count)
+        state = self.state & MASK64
+        p = (state * ones + steps) & lanes  # lane i: the state after i + 1 steps
+        self.state = (state + count * _GAMMA) & MASK64
+        z = (((p ^ (p >> 30)) & lanes) * _M1) & lanes
+        z = (((z ^ (z >> 27)) & lanes) * _M2) & lanes
+        z ^= z >> 31
+        return list(layout.unpack(z.to_bytes(16 * count, "little")))
+
+    def state_back(self, count: int) -> int:
+        """The state ``count`` outputs ago: before the last ``count`` draws of `next64`."""
+        if not count:
+            return self.state
+        return (self.state - count * _GAMMA) & MASK64
+
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, not {n}")
         if n > 1 << 64:
             return self._below_big(n)
-        limit = (1 << 64) - (1 << 64) % n
         while True:
             self.state = s = (self.state + _GAMMA) & MASK64
             z = ((s ^ (s >> 30)) * _M1) & MASK64
             z = ((z ^ (z >> 27)) * _M2) & MASK64
             z ^= z >> 31
-            if z < limit:
+            # Rejected: the top 2**64 % n values (an incomplete block of n). They all lie
+            # above 2**64 - n, so that cheaper test settles almost every draw.
+            if z <= (1 << 64) - n or z < (1 << 64) - (1 << 64) % n:
                 return z % n
 
     def _below_big(self, n: int) -> int:
@@ -84,6 +113,15 @@ class Rng:
                 return i
             x -= w
         raise AssertionError("unreachable: weights changed while drawing")
+
+
+@lru_cache(maxsize=8)
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct]:
+    """For `Rng.next64s`: 1 in every lane; lane i's steps (i + 1) x gamma; every lane's mask;
+    and the unpacking of each lane's low 64 bits (the high half holds shifted-in bits)."""
+    ones = sum(1 << (128 * i) for i in range(count))
+    steps = sum(((i + 1) * _GAMMA) << (128 * i) for i in range(count))
+    return ones, steps, ones * MASK64, struct.Struct("<" + "Q8x" * count)
 
 
 class ScriptedRng(Rng):

@@ -9,9 +9,9 @@ choices), the session saves a round in play as that record and restores it by re
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .events import Event
+from .events import ChoiceMade, DecisionPending, Event
 from .model import Bet
 from .rng import Rng
 
@@ -27,12 +27,22 @@ class Decision:
     ``on_restore`` is the choice taken at once when a saved session is restored while
     the round waits here (Book of Spells credits a win left at Collect), or None to
     let the player carry on.
+
+    ``pending_event`` and ``choice_events`` are the events the session logs when the
+    round stops here and when a choice answers it. Events are immutable values, so they
+    are built once per decision rather than once per round.
     """
 
     kind: str
     choices: tuple[str, ...]
     feature: bool = False
     on_restore: str | None = None
+    pending_event: DecisionPending = field(init=False, repr=False, compare=False)
+    choice_events: Mapping[str, ChoiceMade] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pending_event", DecisionPending(self.kind, self.choices))
+        object.__setattr__(self, "choice_events", {c: ChoiceMade(self.kind, c) for c in self.choices})
 
 
 class RoundContext:

@@ -29,7 +29,7 @@ from .errors import (
     RoundInProgressError,
     SnapshotError,
 )
-from .events import ChoiceMade, DecisionPending, Event, JackpotWin, RoundEnd, RoundStart, events_from_json
+from .events import ChoiceMade, Event, JackpotWin, RoundEnd, RoundStart, events_from_json
 from .features.jackpot import TimeJackpot
 from .games import Game, get_game
 from .model import Bet
@@ -41,6 +41,8 @@ __all__ = ["DEFAULT_BALANCE", "HISTORY_SIZE", "SNAPSHOT_FORMAT", "RoundRecord", 
 
 DEFAULT_BALANCE = 100_000
 HISTORY_SIZE = 10
+SEED_BLOCK = 16
+"""Round seeds are drawn this many at a time (`Rng.next64s`), the same values as one by one."""
 PENDING_DAYS = 90
 """A round left waiting longer than this is settled on restore (auto-collect)."""
 SNAPSHOT_FORMAT = "pyengine.session/1"
@@ -100,9 +102,7 @@ class _Round(RoundContext):
     """The round in play: the game's context plus what the session needs to save it."""
 
     __slots__ = (
-        "balance_after",
         "balance_before",
-        "choices",
         "index",
         "jackpot",
         "pending",
@@ -114,6 +114,7 @@ class _Round(RoundContext):
 
     def __init__(
         self,
+        rng: Rng,
         bet: Bet,
         settings: Mapping[str, int],
         autoplay: bool,  # noqa: FBT001
@@ -121,22 +122,39 @@ class _Round(RoundContext):
         seed: int,
         balance_before: int,
         time_ms: int,
-        mode: str = "base",
-        stake: int = 0,
-        jackpot: int = 0,
+        mode: str,
+        stake: int,
+        jackpot: int,
     ) -> None:
-        # The seed is already checked (or drawn by the session).
-        RoundContext.__init__(self, Rng.from_state(seed), bet, settings, autoplay, mode)
-        self.stake = stake or bet.total
+        # ``rng`` is already set to ``seed``. RoundContext's fields are set here directly,
+        # not through its __init__: the simulator starts tens of thousands of rounds a second.
+        self.rng = rng
+        self.bet = bet
+        self.settings = settings
+        self.autoplay = autoplay
+        self.mode = mode
+        self.events: list[Event] = []
+        self.win = 0
+        self.features: list[str] = []
+        self.stake = stake
         self.jackpot = jackpot
         self.index = index
         self.seed = seed
         self.balance_before = balance_before
-        self.balance_after = 0
         self.time_ms = time_ms
-        self.choices: list[str] = []
         self.pending: Decision | None = None
         self.process: RoundProcess | None = None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The choices made so far, read from the round's events (only the history and
+        snapshots need them)."""
+        return tuple(e.choice for e in self.events if isinstance(e, ChoiceMade))
+
+    @property
+    def balance_after(self) -> int:
+        """The balance once the round has finished (nothing else moves it during a round)."""
+        return self.balance_before - self.stake + self.win
 
     def record(self) -> RoundRecord:
         return RoundRecord(
@@ -144,7 +162,7 @@ class _Round(RoundContext):
             self.seed,
             self.bet,
             self.autoplay,
-            tuple(self.choices),
+            self.choices,
             tuple(self.events),
             self.stake,
             self.win,
@@ -177,6 +195,10 @@ class Session:
         self.settings = self.game.validate_settings(settings or {})
         self.bet = self.game.bets.validate(bet) if bet is not None else self.game.bets.default
         self._rng = Rng(new_seed() if seed is None else seed)
+        self._seeds: list[int] = []  # the next round seeds, already drawn from _rng; next one last
+        # Every round draws from this one generator, set to the round's seed as it starts
+        # (a round depends on its seed alone; reusing the object saves building one a round).
+        self._round_rng = Rng.from_state(0)
         self._clock = clock
         rules = self.game.jackpot
         self.jackpot: TimeJackpot | None = None if rules is None else TimeJackpot(rules, self.now_ms())
@@ -290,24 +312,34 @@ class Session:
             if autoplay:
                 raise EngineError("autoplay never buys a feature")
             stake = self.game.price(bet, mode)
-        if stake > self.balance:
+        before = self.balance
+        if stake > before:
             what = "the stake" if mode == "base" else "the feature price"
             raise InsufficientFundsError(
                 f"{what} {self.game.bets.format(stake)} is more than the balance "
-                f"{self.game.bets.format(self.balance)}; lower the bet"
+                f"{self.game.bets.format(before)}; lower the bet"
             )
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
+        if seed is None:
+            if not self._seeds:
+                self._seeds = self._rng.next64s(SEED_BLOCK)[::-1]
+            round_seed = self._seeds.pop()
+        elif type(seed) is int and 0 <= seed < 1 << 64:
+            round_seed = seed
+        else:
             raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
-        round_seed = self._rng.next64() if seed is None else seed
         now = int(self._clock() * 1000)
-        before = self.balance
-        self.balance -= stake
+        self.balance = balance = before - stake
+        rng = self._round_rng
         if jackpot is None:
             jackpot = 0
             if self.jackpot is not None and mode == "base":
-                jackpot = self.jackpot.play(stake, now, Rng.from_state(round_seed ^ JACKPOT_STREAM))
-        rnd = _Round(bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot)
-        rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, self.balance))
+                rng.state = round_seed ^ JACKPOT_STREAM
+                jackpot = self.jackpot.play(stake, now, rng)
+        rng.state = round_seed
+        rnd = _Round(
+            rng, bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot
+        )
+        rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, balance))
         rnd.process = process = self.game.play(rnd)
         self._round = rnd
         # Most rounds end without a decision: next() with a default ends them without
@@ -315,54 +347,45 @@ class Session:
         decision = next(process, None)
         if decision is None:
             self._finish(rnd)
-            return rnd.events[:]
-        rnd.pending = decision
-        rnd.events.append(DecisionPending(decision.kind, decision.choices))
+        else:
+            rnd.pending = decision
+            rnd.events.append(decision.pending_event)
         return rnd.events[:]
 
     def choose(self, choice: str) -> list[Event]:
         """Answer the pending decision; return the events that follow."""
         rnd = self._round
-        if rnd is None or rnd.pending is None:
+        decision = None if rnd is None else rnd.pending
+        if rnd is None or decision is None:
             raise NoDecisionPendingError(f"no decision is pending; choice {choice!r} is not expected")
-        decision = rnd.pending
-        if choice not in decision.choices:
+        try:
+            made = decision.choice_events[choice]
+        except (KeyError, TypeError):  # TypeError: an unhashable choice is no choice either
             raise ChoiceError(
                 f"{choice!r} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
-            )
-        start = len(rnd.events)
-        rnd.choices.append(choice)
-        rnd.events.append(ChoiceMade(decision.kind, choice))
-        return self._advance(rnd, choice, start)
-
-    def _advance(self, rnd: _Round, choice: str | None, start: int) -> list[Event]:
+            ) from None
+        events = rnd.events
+        start = len(events)
+        events.append(made)
         assert rnd.process is not None
-        if choice is None:
-            # Most rounds end without a decision: next() with a default ends them without
-            # raising StopIteration.
-            decision = next(rnd.process, None)
-            if decision is None:
-                self._finish(rnd)
-                return rnd.events[start:]
-        else:
-            try:
-                decision = rnd.process.send(choice)
-            except StopIteration:
-                self._finish(rnd)
-                return rnd.events[start:]
+        try:
+            decision = rnd.process.send(choice)
+        except StopIteration:
+            self._finish(rnd)
+            return events[start:]
         rnd.pending = decision
-        rnd.events.append(DecisionPending(decision.kind, decision.choices))
-        return rnd.events[start:]
+        events.append(decision.pending_event)
+        return events[start:]
 
     def _finish(self, rnd: _Round) -> None:
+        win = rnd.win
         if rnd.jackpot:
             rnd.events.append(JackpotWin(rnd.jackpot))
-            rnd.win += rnd.jackpot
-        self.balance += rnd.win
-        rnd.events.append(RoundEnd(rnd.win, self.balance))
+            rnd.win = win = win + rnd.jackpot
+        self.balance = balance = self.balance + win
+        rnd.events.append(RoundEnd(win, balance))
         rnd.process = None
         # Kept as the finished _Round; `history` builds the records when asked.
-        rnd.balance_after = self.balance
         rnd.pending = None
         self._history.append(rnd)
         self.rounds_played += 1
@@ -386,7 +409,7 @@ class Session:
             "balance": self.balance,
             "bet": {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line},
             "settings": dict(self.settings),
-            "rng": self._rng.state,
+            "rng": self._rng.state_back(len(self._seeds)),  # as if the seeds were drawn one by one
             "rounds_played": self.rounds_played,
             "jackpot": None if self.jackpot is None else self.jackpot.to_json(),
             "round": None
@@ -521,7 +544,10 @@ class Session:
         if before - stake != self.balance:
             raise SnapshotError("the saved balance does not match the round in play")
         seed = _int(rd["seed"])
+        rng = self._round_rng
+        rng.state = seed
         rnd = _Round(
+            rng,
             bet,
             self.settings,
             bool(rd["autoplay"]),
@@ -534,9 +560,14 @@ class Session:
             _amount(rd.get("jackpot", 0)),
         )
         rnd.events.append(RoundStart(self.game.id, seed, bet.lines, bet.bet_per_line, stake, self.balance))
-        rnd.process = self.game.play(rnd)
+        rnd.process = process = self.game.play(rnd)
         self._round = rnd
-        self._advance(rnd, None, 0)
+        decision = next(process, None)
+        if decision is None:
+            self._finish(rnd)
+        else:
+            rnd.pending = decision
+            rnd.events.append(decision.pending_event)
         for choice in rd["choices"]:
             if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
                 self._round = None

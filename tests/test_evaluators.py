@@ -269,6 +269,16 @@ def test_scatter_counts_every_book(index: int) -> None:
     assert result.multiplier == SCATTER_PAYS.get(len(expected), 0)
 
 
+@given(index=st.integers(0, GAME.base_reels.radix - 1))
+@settings(max_examples=300, deadline=None)
+def test_positions_of_the_stops_are_the_scatter_positions(index: int) -> None:
+    # The games look the scatters up per reel stop (ReelSet.positions_of), not in the window.
+    stops, window = GAME.base_reels.draw(index)
+    at = GAME.base_reels.positions_of(W)
+    joined = tuple(p for reel, stop in enumerate(stops) for p in at[reel][stop])
+    assert joined == evaluate_scatter(window, W, SCATTER_PAYS).positions
+
+
 # -- expanding ------------------------------------------------------------------------------------
 EXPANDING_CASES: list[tuple[Window, str, tuple[int, ...] | None, int]] = [
     # premiums pay from 2 reels, on non-adjacent reels too

@@ -53,6 +53,28 @@ def test_state_is_one_integer_and_resumes() -> None:
     assert [a.next64() for _ in range(5)] == [b.next64() for _ in range(5)]
 
 
+@given(seed=st.integers(0, MASK64), count=st.integers(0, 40), drawn=st.integers(0, 5))
+def test_next64s_gives_the_next64_outputs_in_order(seed: int, count: int, drawn: int) -> None:
+    a, b = Rng(seed), Rng(seed)
+    for _ in range(drawn):
+        a.next64()
+        b.next64()
+    start = a.state
+    assert a.next64s(count) == [b.next64() for _ in range(count)]
+    assert a.state == b.state
+    assert a.state_back(count) == start
+    assert [a.next64() for _ in range(3)] == [b.next64() for _ in range(3)]
+
+
+def test_state_back_is_the_state_before_the_last_draws() -> None:
+    r = Rng(0)
+    states = [r.state]
+    for _ in range(5):
+        r.next64()
+        states.append(r.state)
+    assert [r.state_back(k) for k in range(6)] == states[::-1]
+
+
 def test_pinned_below_sequence() -> None:
     r = Rng(42)
     assert [r.below(10) for _ in range(10)] == [3, 1, 8, 4, 0, 2, 5, 8, 5, 4]

@@ -424,6 +424,24 @@ def test_restore_at_idle() -> None:
     assert continue_and_log(c, [], 6) == continue_and_log(a, [], 6)
 
 
+def test_snapshot_keeps_the_seed_stream_as_if_drawn_one_by_one() -> None:
+    # Round seeds are drawn ahead in blocks; the snapshot still holds the generator's state
+    # after exactly the seeds used, for any number of rounds played.
+    for rounds in (0, 1, 15, 16, 17, 40):
+        s = new(seed=6)
+        reference = Rng(6)
+        for _ in range(rounds):
+            s.spin()
+            finish(s)
+            assert s.last_round is not None
+            assert s.last_round.seed == reference.next64()
+        assert json.loads(s.snapshot())["state"]["rng"] == reference.state
+        r = Session.restore(s.snapshot(), clock=clock)
+        first = r.spin()[0]
+        assert isinstance(first, RoundStart)
+        assert first.seed == reference.next64()
+
+
 def test_restore_at_collect_credits_the_win() -> None:
     # Rule: quitting while Collect is offered in the base game credits the win.
     s = new(seed=8)

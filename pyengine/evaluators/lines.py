@@ -7,11 +7,17 @@ tuples, because it runs on every spin) and then is a pure function of the window
 from __future__ import annotations
 
 from collections.abc import Iterable
-from ..values import record
 
 from ..model import Payline, Paytable, Window
+from ..values import record
 
-__all__ = ["LineEvaluator", "LineResult"]
+__all__ = ["LineEvaluator", "LineHit", "LineResult"]
+
+LineHit = tuple[int, str, int, tuple[tuple[int, int], ...], int]
+"""A paying line as a plain tuple: (line, symbol, count, positions, multiplier)."""
+
+Candidate = tuple[int, int, int, int, int, int]
+"""A line that may pay on a 5-reel window: its index and its row on each reel."""
 
 
 @record
@@ -37,16 +43,19 @@ class LineEvaluator:
     real-symbol win exists on that line; only the highest win per line is paid.
 
     The result of a line depends only on its symbols, so results are memoised per symbol
-    sequence: a spin costs one tuple and one dictionary lookup per line.
+    sequence: a spin costs one tuple and one dictionary lookup per line that can pay (those
+    lines are memoised too, per first three columns, for 5-reel windows).
     """
 
     __slots__ = (
         "_cache",
-        "_deep",
-        "_lines",
+        "_numbers",
+        "_pairs",
         "_pays",
+        "_pays_two",
         "_positions",
         "_quick",
+        "_rows",
         "_subst",
         "_survivors",
         "_wild",
@@ -62,10 +71,12 @@ class LineEvaluator:
         wild_pays_as: str | None = None,
         not_substituted: Iterable[str] = (),
     ) -> None:
-        self._lines = tuple((p.number, p.rows) for p in paylines)
+        lines = tuple(paylines)
+        self._numbers = tuple(p.number for p in lines)
+        self._rows = tuple(p.rows for p in lines)
         self._positions = tuple(
             tuple(tuple((reel, rows[reel]) for reel in range(count)) for count in range(len(rows) + 1))
-            for _, rows in self._lines
+            for rows in self._rows
         )
         self._pays: dict[str, tuple[int, ...]] = {
             s: tuple(counts.get(n, 0) for n in range(6)) for s, counts in paytable.pays.items()
@@ -77,61 +88,94 @@ class LineEvaluator:
         self._cache: dict[tuple[str, ...], tuple[str, int, int] | None] = {}
         # Without one-symbol pays, a line whose first two symbols differ (no wild) cannot pay.
         self._quick = all(p[1] == 0 for p in self._pays.values()) and self._wild_pays[1] == 0
-        self._survivors: dict[tuple[tuple[str, ...], ...], tuple[int, ...]] = {}
-        # Without two-symbol pays either, the first three symbols must match: survivors are
-        # then memoised per three columns, which leaves far fewer lines to look at.
-        self._deep = self._quick and all(p[2] == 0 for p in self._pays.values()) and self._wild_pays[2] == 0
+        # The symbols that pay for two: only their lines can pay when the third symbol
+        # breaks the run.
+        self._pays_two = frozenset(s for s, p in self._pays.items() if p[2] > 0)
+        # The lines that can pay, memoised per three columns (found among the lines of the
+        # first two columns, memoised in ``_pairs``).
+        self._survivors: dict[tuple[tuple[str, ...], ...], tuple[Candidate, ...]] = {}
+        self._pairs: dict[tuple[tuple[str, ...], ...], tuple[Candidate, ...]] = {}
 
     def evaluate(self, window: Window, lines: int) -> list[LineResult]:
         """Wins on the first ``lines`` paylines of ``window``."""
-        out: list[LineResult] = []
-        if len(window) == 5 and self._quick:
-            # The common shape, spelled out (a tuple display is ~5x faster than
-            # tuple(map())). Without one-symbol pays a line can only pay if its first two
-            # symbols match or one is wild: those lines are memoised per pair of columns.
-            c0, c1, c2, c3, c4 = window
-            key = (c0, c1, c2) if self._deep else (c0, c1)
+        return [LineResult(*hit) for hit in self.wins(window, lines)]
+
+    def wins(self, window: Window, lines: int) -> list[LineHit]:
+        """`evaluate` as plain tuples, the fields of `LineResult` in order: what the games
+        use on every spin, where they turn each win straight into its event."""
+        if len(window) != 5 or not self._quick:
+            return self._wins_any_shape(window, lines)
+        # The common shape, spelled out (a tuple display is ~5x faster than tuple(map())).
+        # Without one-symbol pays a line can only pay if its first two symbols match or one
+        # is wild, and if the third breaks that run, only with a symbol that pays for two:
+        # those lines, with their rows, are memoised per three columns.
+        out: list[LineHit] = []
+        cache = self._cache
+        c0, c1, c2, c3, c4 = window
+        key = (c0, c1, c2)
+        try:
+            candidates = self._survivors[key]
+        except KeyError:
+            candidates = self._survivors[key] = self._candidates(key)
+        for i, r0, r1, r2, r3, r4 in candidates:
+            if i >= lines:
+                break
+            syms = (c0[r0], c1[r1], c2[r2], c3[r3], c4[r4])
             try:
-                candidates = self._survivors[key]
+                hit = cache[syms]
             except KeyError:
-                candidates = self._survivors[key] = self._candidates(key)
-            for i in candidates:
-                if i >= lines:
-                    break
-                r0, r1, r2, r3, r4 = self._lines[i][1]
-                self._add(out, i, (c0[r0], c1[r1], c2[r2], c3[r3], c4[r4]))
-            return out
-        getitem = tuple.__getitem__
-        for i, (_, rows) in enumerate(self._lines[:lines]):
-            self._add(out, i, tuple(map(getitem, window, rows)))
+                hit = cache[syms] = self.evaluate_symbols(syms)
+            if hit is not None:
+                symbol, count, multiplier = hit
+                out.append((self._numbers[i], symbol, count, self._positions[i][count], multiplier))
         return out
 
-    def _add(self, out: list[LineResult], i: int, key: tuple[str, ...]) -> None:
-        """Append line ``i``'s win (if any) for its symbols ``key``, memoised."""
-        try:
-            hit = self._cache[key]
-        except KeyError:
-            hit = self._cache[key] = self.evaluate_symbols(key)
-        if hit is not None:
-            out.append(LineResult(self._lines[i][0], hit[0], hit[1], self._positions[i][hit[1]], hit[2]))
+    def _wins_any_shape(self, window: Window, lines: int) -> list[LineHit]:
+        """`wins` for any number of reels and any paytable: every active line is looked up."""
+        out: list[LineHit] = []
+        cache = self._cache
+        getitem = tuple.__getitem__
+        for i, rows in enumerate(self._rows[:lines]):
+            syms: tuple[str, ...] = tuple(map(getitem, window, rows))
+            try:
+                hit = cache[syms]
+            except KeyError:
+                hit = cache[syms] = self.evaluate_symbols(syms)
+            if hit is not None:
+                symbol, count, multiplier = hit
+                out.append((self._numbers[i], symbol, count, self._positions[i][count], multiplier))
+        return out
 
-    def _candidates(self, cols: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
-        """The lines whose first ``len(cols)`` symbols are one symbol, allowing wilds."""
+    def _candidates(self, cols: tuple[tuple[str, ...], ...]) -> tuple[Candidate, ...]:
+        """The lines (index and five rows) that can pay, by their symbols on the first two
+        or three columns ``cols`` (see `wins`)."""
         wild = self._wild
+        if len(cols) == 3:
+            # The lines of the first two columns (memoised as well: there are far fewer
+            # pairs than triples), checked on the third.
+            c0, c1, c2 = cols
+            try:
+                pair_lines = self._pairs[(c0, c1)]
+            except KeyError:
+                pair_lines = self._pairs[(c0, c1)] = self._candidates((c0, c1))
+            pays_two = self._pays_two
+            out = []
+            for line in pair_lines:
+                _, r0, r1, r2, _, _ = line
+                a = c0[r0]
+                if a == wild:
+                    a = c1[r1]  # the symbol of the run so far (the wild if both are wild)
+                c = c2[r2]
+                if c in (wild, a) or a == wild or a in pays_two:
+                    out.append(line)
+            return tuple(out)
+        c0, c1 = cols
         out = []
-        c0, c1 = cols[0], cols[1]
-        c2 = cols[2] if len(cols) > 2 else None
-        for i, (_, rows) in enumerate(self._lines):
+        for i, rows in enumerate(self._rows):
             a, b = c0[rows[0]], c1[rows[1]]
-            if a == wild:
-                a = b
-            elif b != wild and b != a:
-                continue
-            if c2 is not None:
-                c = c2[rows[2]]
-                if c != wild and a != wild and c != a:
-                    continue
-            out.append(i)
+            if a in (wild, b) or b == wild:
+                r0, r1, r2, r3, r4 = rows
+                out.append((i, r0, r1, r2, r3, r4))
         return tuple(out)
 
     def evaluate_symbols(self, syms: tuple[str, ...]) -> tuple[str, int, int] | None:

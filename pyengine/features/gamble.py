@@ -13,7 +13,7 @@ from collections.abc import Generator
 from ..events import GambleCard, GambleEnd
 from ..round import Decision, RoundContext
 
-__all__ = ["COLLECT_OR_GAMBLE", "GAMBLE_CHOICE", "RANKS", "SUITS", "gamble"]
+__all__ = ["COLLECT_OR_GAMBLE", "GAMBLE_CHOICE", "RANKS", "SUITS", "gamble", "gamble_offered", "play_gamble"]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("H", "D", "C", "S")
@@ -24,12 +24,23 @@ COLLECT_OR_GAMBLE = Decision("collect_or_gamble", ("collect", "gamble"), on_rest
 GAMBLE_CHOICE = Decision("gamble", ("collect", "red", "black"))
 
 
+def gamble_offered(ctx: RoundContext, win: int, limit: int) -> bool:
+    """Whether the gamble is offered on ``win``: never in autoplay, for a win up to ``limit``."""
+    return not ctx.autoplay and 0 < win <= limit
+
+
 def gamble(ctx: RoundContext, win: int, limit: int) -> Generator[Decision, str, int]:
     """Offer the gamble on ``win``; return the win to collect."""
-    if ctx.autoplay or win <= 0 or win > limit:
+    if not gamble_offered(ctx, win, limit):
         return win
     if (yield COLLECT_OR_GAMBLE) == "collect":
         return win
+    return (yield from play_gamble(ctx, win, limit))
+
+
+def play_gamble(ctx: RoundContext, win: int, limit: int) -> Generator[Decision, str, int]:
+    """The cards, once the player took the gamble `COLLECT_OR_GAMBLE` offered on ``win``;
+    return the win to collect."""
     while True:
         guess = yield GAMBLE_CHOICE
         if guess == "collect":

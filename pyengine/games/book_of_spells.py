@@ -12,11 +12,11 @@ from typing import Any
 
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
 from ..errors import EngineError
-from ..evaluators import LineEvaluator, evaluate_expanding, evaluate_scatter
+from ..evaluators import LineEvaluator, evaluate_expanding
 from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Spin
 from ..features.free_spins import FreeSpins
-from ..features.gamble import gamble
-from ..model import Bet, ReelSet
+from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
+from ..model import Bet, ReelSet, Window
 from .base import LinesGame
 from ..round import Decision, RoundContext, RoundProcess
 
@@ -24,6 +24,9 @@ __all__ = ["BookOfSpells", "FreeSpinRules", "load"]
 
 FEATURE_START = Decision("feature_start", ("start",), feature=True)
 FREE_SPIN = Decision("free_spin", ("spin",))
+
+BookPositions = tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+"""Per reel and stop, the window positions that show a Book (`ReelSet.positions_of`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,13 @@ class BookOfSpells(LinesGame):
         self.book: str = book
         self.base_reels: ReelSet = data.reels["base"]
         self.free_reels: ReelSet = data.reels.get("free", self.base_reels)
+        if len(self.base_reels.strips) != 5:
+            raise root.get("reel_count").error("Book of Spells is played on 5 reels")
+        # Per reel and stop: the positions showing a Book (this runs on every spin).
+        self._base_books = self.base_reels.positions_of(book)
+        self._free_books = self.free_reels.positions_of(book)
+        # The scatter pay for every count of Books the window can show.
+        self._scatter_pays = tuple(data.scatter_pays.get(n, 0) for n in range(5 * data.rows + 1))
         self.lines = LineEvaluator(
             data.paylines, data.paytable, wild=book, wild_pays_as=self.wild_pays_as
         )
@@ -98,31 +108,35 @@ class BookOfSpells(LinesGame):
         return bet.total
 
     # -- play -------------------------------------------------------------------
-    def _spin(self, ctx: RoundContext, reels: ReelSet, phase: str) -> tuple[tuple[str, ...], ...]:
+    def _spin(
+        self, ctx: RoundContext, reels: ReelSet, books_at: BookPositions, lines: LineEvaluator, phase: str
+    ) -> tuple[Window, int, int]:
+        """Spin ``reels``; emit the spin, its line wins and its Book scatter win; return
+        (window, win, books)."""
         stops, window = reels.draw(ctx.rng.below(reels.radix))
-        ctx.events.append(Spin(phase, stops, window))
-        return window
-
-    def _pay_regular(
-        self, ctx: RoundContext, window: tuple[tuple[str, ...], ...], lines: LineEvaluator
-    ) -> tuple[int, int]:
-        """Emit line and scatter wins; return (win, books)."""
+        events = ctx.events
+        events.append(Spin(phase, stops, window))
         bet = ctx.bet
+        bpl = bet.bet_per_line
         win = 0
-        for r in lines.evaluate(window, bet.lines):
-            amount = r.multiplier * bet.bet_per_line
+        for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
+            amount = multiplier * bpl
             win += amount
-            ctx.emit(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
-        sc = evaluate_scatter(window, self.book, self.data.scatter_pays)
-        if sc.multiplier:
-            amount = sc.multiplier * bet.total
+            events.append(LineWin(line, symbol, count, positions, multiplier, amount))
+        # The Books are looked up per reel stop: the positions `evaluate_scatter` would find.
+        b0, b1, b2, b3, b4 = books_at
+        s0, s1, s2, s3, s4 = stops
+        books = b0[s0] + b1[s1] + b2[s2] + b3[s3] + b4[s4]
+        n = len(books)
+        multiplier = self._scatter_pays[n]
+        if multiplier:
+            amount = multiplier * bet.total
             win += amount
-            ctx.emit(ScatterWin(sc.symbol, sc.count, sc.positions, sc.multiplier, amount))
-        return win, sc.count
+            events.append(ScatterWin(self.book, n, books, multiplier, amount))
+        return window, win, n
 
     def play(self, ctx: RoundContext) -> RoundProcess:
-        window = self._spin(ctx, self.base_reels, "base")
-        win, books = self._pay_regular(ctx, window, self.lines)
+        _, win, books = self._spin(ctx, self.base_reels, self._base_books, self.lines, "base")
         ctx.win = win
         capped = False
         if books >= self.free_spins.trigger:
@@ -130,9 +144,13 @@ class BookOfSpells(LinesGame):
             feature_win, capped = yield from self.play_feature(ctx)
             win += feature_win
             ctx.win = win
-        if win and not capped and not ctx.autoplay and ctx.settings["gamble"]:
-            limit = ctx.settings["gamble_limit_x"] * ctx.bet.total
-            ctx.win = yield from gamble(ctx, win, limit)
+        if win and not capped and ctx.settings["gamble"]:
+            bet = ctx.bet
+            limit = ctx.settings["gamble_limit_x"] * bet.lines * bet.bet_per_line  # the total bet
+            # What `gamble` does, with the offer made here: most wins are collected at once,
+            # and they need no generator for the cards.
+            if gamble_offered(ctx, win, limit) and (yield COLLECT_OR_GAMBLE) != "collect":
+                ctx.win = yield from play_gamble(ctx, win, limit)
 
     def play_feature(self, ctx: RoundContext) -> Generator[Decision, str, tuple[int, bool]]:
         """Free spins with the expanding symbol; return (capped feature win, capped)."""
@@ -147,8 +165,7 @@ class BookOfSpells(LinesGame):
         while fs.remaining:
             yield FREE_SPIN
             fs.start_spin()
-            window = self._spin(ctx, self.free_reels, "free")
-            win, books = self._pay_regular(ctx, window, lines)
+            window, win, books = self._spin(ctx, self.free_reels, self._free_books, lines, "free")
             if books >= rules.trigger:
                 fs.retrigger(rules.award)
             ex = evaluate_expanding(window, symbol, self.data.paytable)

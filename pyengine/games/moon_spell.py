@@ -85,10 +85,7 @@ class MoonSpell(LinesGame):
                         )
         self._cash_counts = frozenset(self.moon.cash_counts)
         # Per reel and stop: the positions showing a Moon (this runs on every spin).
-        self._moon_at = tuple(
-            tuple(tuple((reel, r) for r, sym in enumerate(col) if sym == self.moon.symbol) for col in cols)
-            for reel, cols in enumerate(self.base_reels.columns)
-        )
+        self._moon_at = self.base_reels.positions_of(self.moon.symbol)
         # A weighted draw is below(sum of weights) looked up in a table: the same draw as
         # `Rng.weighted`, without the scan.
         self._base_lookup = _lookup(self.moon.base_weights)
@@ -125,8 +122,9 @@ class MoonSpell(LinesGame):
         return prizes[lookup[rng.below(len(lookup))]]
 
     def play(self, ctx: RoundContext) -> RoundProcess:
-        total = ctx.bet.total
+        bet = ctx.bet
         if ctx.mode == "buy":
+            total = bet.total
             ctx.emit(FeatureBought("hold_and_respin", self.buy.price_x, self.buy.price_x * total))
             rng = ctx.rng
             count = self.buy.moons[rng.weighted([w for _, w in self.buy.moons])][0]
@@ -141,15 +139,16 @@ class MoonSpell(LinesGame):
             self._cap(ctx)
             return
         rng = ctx.rng
-        stops, window = self.base_reels.draw(rng.below(self.base_reels.radix))
+        reels = self.base_reels
+        stops, window = reels.draw(rng.below(reels.radix))
         append = ctx.events.append
         append(Spin("base", stops, window))
-        bpl = ctx.bet.bet_per_line
+        bpl = bet.bet_per_line
         win = 0
-        for r in self.lines.evaluate(window, ctx.bet.lines):
-            amount = r.multiplier * bpl
+        for line, symbol, count, line_positions, multiplier in self.lines.wins(window, bet.lines):
+            amount = multiplier * bpl
             win += amount
-            append(LineWin(r.line, r.symbol, r.count, r.positions, r.multiplier, amount))
+            append(LineWin(line, symbol, count, line_positions, multiplier, amount))
         m0, m1, m2, m3, m4 = self._moon_at
         s0, s1, s2, s3, s4 = stops
         positions = m0[s0] + m1[s1] + m2[s2] + m3[s3] + m4[s4]
@@ -159,6 +158,7 @@ class MoonSpell(LinesGame):
         below = rng.below
         lookup = self._base_lookup
         size = len(lookup)
+        total = bet.lines * bpl
         table = self._prizes.get(total) or self.prizes(total)
         prizes = tuple([table[lookup[below(size)]] for _ in positions])
         append(MoonPrizes(positions, prizes))
