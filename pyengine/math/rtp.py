@@ -54,7 +54,7 @@ def _book_report(game: BookOfSpells, settings: dict[str, int]) -> dict[str, Any]
             "exact: line wins from per-reel symbol counts, Book scatter by convolution, free spins "
             "per expanding symbol with the retrigger series N = 10/(1-10p) (fractions); the free-spin cap "
             "from the exact distribution of one free spin's win over all stop combinations, per expanding "
-            "symbol, compounded over the feature with its retriggers (float64, error below 1e-12)"
+            "symbol, compounded over the feature with its retriggers (float64, to about 1e-11 of the total bet)"
         ),
         "breakdown": {
             "base_lines": _f(m.base_lines),
