@@ -126,16 +126,8 @@ class _Round(RoundContext):
         stake: int,
         jackpot: int,
     ) -> None:
-        # ``rng`` is already set to ``seed``. RoundContext's fields are set here directly,
-        # not through its __init__: the simulator starts tens of thousands of rounds a second.
-        self.rng = rng
-        self.bet = bet
-        self.settings = settings
-        self.autoplay = autoplay
-        self.mode = mode
-        self.events: list[Event] = []
-        self.win = 0
-        self.features: list[str] = []
+        # ``rng`` is already set to ``seed``.
+        RoundContext.__init__(self, rng, bet, settings, autoplay, mode)
         self.stake = stake
         self.jackpot = jackpot
         self.index = index
@@ -328,7 +320,7 @@ class Session:
         else:
             raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
         now = int(self._clock() * 1000)
-        self.balance = balance = before - stake
+        self.balance = before - stake
         rng = self._round_rng
         if jackpot is None:
             jackpot = 0
@@ -339,7 +331,13 @@ class Session:
         rnd = _Round(
             rng, bet, self.settings, autoplay, self.rounds_played, round_seed, before, now, mode, stake, jackpot
         )
-        rnd.events.append(RoundStart(self.game.id, round_seed, bet.lines, bet.bet_per_line, stake, balance))
+        self._begin(rnd)
+        return rnd.events[:]
+
+    def _begin(self, rnd: _Round) -> None:
+        """Log the round's start and play it up to its first decision, or to its end."""
+        bet = rnd.bet
+        rnd.events.append(RoundStart(self.game.id, rnd.seed, bet.lines, bet.bet_per_line, rnd.stake, self.balance))
         rnd.process = process = self.game.play(rnd)
         self._round = rnd
         # Most rounds end without a decision: next() with a default ends them without
@@ -350,7 +348,6 @@ class Session:
         else:
             rnd.pending = decision
             rnd.events.append(decision.pending_event)
-        return rnd.events[:]
 
     def choose(self, choice: str) -> list[Event]:
         """Answer the pending decision; return the events that follow."""
@@ -559,15 +556,7 @@ class Session:
             stake,
             _amount(rd.get("jackpot", 0)),
         )
-        rnd.events.append(RoundStart(self.game.id, seed, bet.lines, bet.bet_per_line, stake, self.balance))
-        rnd.process = process = self.game.play(rnd)
-        self._round = rnd
-        decision = next(process, None)
-        if decision is None:
-            self._finish(rnd)
-        else:
-            rnd.pending = decision
-            rnd.events.append(decision.pending_event)
+        self._begin(rnd)
         for choice in rd["choices"]:
             if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
                 self._round = None
