@@ -79,6 +79,7 @@ def _parser() -> _Parser:
     r.add_argument("game", choices=GAME_IDS, metavar="GAME")
     r.add_argument("--mode", default="base")
     r.add_argument("--json", action="store_true")
+    r.add_argument("--lines", type=_positive, default=None, help="active lines (default: the most)")
     _add_settings(r)
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
@@ -88,6 +89,7 @@ def _parser() -> _Parser:
     s.add_argument("--choices", choices=POLICIES, default="first")
     s.add_argument("--mode", default="base")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--lines", type=_positive, default=None, help="active lines (default: the game's default bet)")
     _add_settings(s)
 
     pl = sub.add_parser("play", help="play rounds, one JSON object per round")
@@ -120,7 +122,7 @@ def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[]
 def _cmd_rtp(args: argparse.Namespace) -> int:
     from .math.rtp import rtp_report
 
-    report = rtp_report(args.game, args.mode, dict(args.setting))
+    report = rtp_report(args.game, args.mode, dict(args.setting), args.lines)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -131,7 +133,8 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         print(f"  {k:<24} {v * 100:9.4f}%")
     print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
     if report["settings"]:
-        print("  operator settings: " + ", ".join(f"{k}={v}" for k, v in report["settings"].items()))
+        settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items())
+        print(f"  at {report['lines']} lines, operator settings: {settings}")
     if "max_win_probability" in report:
         every = report["max_win_every"]
         odds = f"1 in {every:,.0f}" if every else "never"
@@ -162,6 +165,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             choices=args.choices,
             mode=args.mode,
             settings=dict(args.setting),
+            lines=args.lines,
             progress=update,
         )
     finally:

@@ -172,7 +172,7 @@ def test_rtp_with_a_lower_cap(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0.003 < reduction < 0.005  # 0.3748 points, against 0.0060 at the default 5000x
     assert report["rtp"] == pytest.approx(float(Fraction(report["rtp_uncapped_exact"])) - reduction, abs=1e-15)
     text = run_ok(capsys, ["rtp", "book_of_spells", "--setting", "free_spin_cap_x=1000", "--setting", "gamble=false"])
-    assert "operator settings: free_spin_cap_x=1000, gamble_limit_x=250, gamble=0" in text
+    assert "at 9 lines, operator settings: free_spin_cap_x=1000, gamble_limit_x=250, gamble=0" in text
     assert "free-spin cap 1000x: ends 1 feature in 297," in text
 
 
@@ -231,3 +231,39 @@ def test_simulate_with_settings(capsys: pytest.CaptureFixture[str]) -> None:
     first = json.loads(run_ok(capsys, base))
     assert off["hit_rate"] == first["hit_rate"]
     assert on["hit_rate"] < first["hit_rate"]
+
+
+# -- lines ------------------------------------------------------------------------------------------------------
+def test_rtp_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Everything but the free-spin limit is the same on any number of lines; the limit is 5000x the
+    # total bet, so on 1 line it is 5000x the bet per line.
+    one = json.loads(run_ok(capsys, ["rtp", "book_of_spells", "--json", "--lines", "1"]))
+    assert one["lines"] == 1
+    assert one["free_spin_cap"]["lines"] == 1
+    assert one["rtp_uncapped_exact"] == "287002804869439/298546063843248"
+    assert 0 < one["free_spin_cap"]["reduction"] < 0.001
+    assert one["rtp"] == pytest.approx(float(Fraction(one["rtp_uncapped_exact"])) - one["free_spin_cap"]["reduction"])
+    # One line's best base spin: five Books on line 1 (5000) and their scatter (200 x 1 line).
+    assert one["max_win_x"] == pytest.approx(5000 + 5200)
+
+
+def test_simulate_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    out = json.loads(run_ok(capsys, ["simulate", "book_of_spells", "--rounds", "500", "--lines", "1", "--json"]))
+    assert out["lines"] == 1
+    assert out["total_stake"] == 500 * 10  # 1 line at the default 0.10
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rtp", "book_of_spells", "--lines", "10"],
+        ["simulate", "book_of_spells", "--rounds", "5", "--lines", "12"],
+        ["rtp", "moon_spell", "--lines", "9"],
+    ],
+)
+def test_lines_not_offered_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "lines is not offered; choose one of" in err
+    assert len(err.splitlines()) == 1

@@ -23,14 +23,14 @@ def _f(x: Fraction) -> float:
     return float(x)
 
 
-def _book_report(game: BookOfSpells, settings: dict[str, int]) -> dict[str, Any]:
+def _book_report(game: BookOfSpells, settings: dict[str, int], lines: int) -> dict[str, Any]:
     m = book_math(game)
     cap_x = settings["free_spin_cap_x"]
-    cap = cap_term(game, cap_x)
+    cap = cap_term(game, cap_x, lines)
     d = game.data
     base_max = max_spin_win(
         game.base_reels,
-        d.paylines,
+        d.paylines[:lines],
         d.paytable,
         wild=game.book,
         wild_pays_as=game.wild_pays_as,
@@ -38,7 +38,6 @@ def _book_report(game: BookOfSpells, settings: dict[str, int]) -> dict[str, Any]
         scatter_pays=d.scatter_pays,
         min_scatter=game.free_spins.trigger,
     )
-    lines = len(d.paylines)
     max_win_x = Fraction(base_max, lines) + cap_x
     fs_lines = m.p_trigger * m.expected_spins * m.free_spin_lines
     fs_scatter = m.p_trigger * m.expected_spins * m.free_spin_scatter
@@ -150,24 +149,34 @@ def _moon_report(game: MoonSpell, mode: str) -> dict[str, Any]:
     return report
 
 
-def rtp_report(game_id: str, mode: str = "base", settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def rtp_report(
+    game_id: str, mode: str = "base", settings: Mapping[str, Any] | None = None, lines: int | None = None
+) -> dict[str, Any]:
     """The exact RTP report of ``game_id`` in bet mode ``mode``, with its computing time.
 
     ``settings`` are operator settings that differ from the game's defaults (checked as a
-    session checks them); the report gives the settings it assumed.
+    session checks them); ``lines`` the number of active lines (default: the most). Only a
+    win limit makes the RTP depend on the lines (Book of Spells' free-spin limit is a
+    multiple of the total bet). The report gives the settings and lines it assumed.
     """
     game = get_game(game_id)
     modes = getattr(game, "modes", ("base",))
     if mode not in modes:
         raise EngineError(f"{game_id} has no mode {mode!r}; its modes are {', '.join(modes)}")
     chosen = game.validate_settings(settings or {})
+    offered = game.bets.lines
+    if lines is None:
+        lines = max(offered)
+    elif type(lines) is not int or lines not in offered:
+        raise EngineError(f"{lines!r} lines is not offered; choose one of {', '.join(map(str, offered))}")
     start = time.perf_counter()
     if isinstance(game, BookOfSpells):
-        report = _book_report(game, chosen)
+        report = _book_report(game, chosen, lines)
     elif isinstance(game, MoonSpell):
         report = _moon_report(game, mode)
     else:  # pragma: no cover - every registered game has a calculator
         raise EngineError(f"no RTP calculator for {game_id}")
     report["settings"] = chosen
+    report["lines"] = lines
     report["seconds"] = time.perf_counter() - start
     return report

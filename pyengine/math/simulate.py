@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import EngineError
 from ..games import get_game
+from ..model import Bet
 from ..rng import Rng
 from ..session import Session
 
@@ -55,6 +56,8 @@ class SimulationResult:
     jackpot_pot: float = 0.0
     settings: dict[str, int] = field(default_factory=dict)
     """The operator settings the session played with."""
+    lines: int = 0
+    """The active lines."""
 
     @property
     def rtp(self) -> float:
@@ -94,6 +97,7 @@ class SimulationResult:
                 "pot": self.jackpot_pot,
             },
             "settings": dict(self.settings),
+            "lines": self.lines,
             "total_stake": self.total_stake,
             "total_win": self.total_win,
             "seconds": self.seconds,
@@ -109,11 +113,13 @@ def simulate(
     choices: str = "first",
     mode: str = "base",
     settings: Mapping[str, Any] | None = None,
+    lines: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play ``rounds`` rounds at the game's default bet and measure them.
 
-    ``settings`` are operator settings for the session (the game's defaults otherwise).
+    ``settings`` are operator settings for the session (the game's defaults otherwise);
+    ``lines`` plays that many lines at the default bet per line.
     """
     game = get_game(game_id)
     if not isinstance(rounds, int) or rounds < 1:
@@ -123,13 +129,14 @@ def simulate(
     modes = getattr(game, "modes", ("base",))
     if mode not in modes:
         raise EngineError(f"{game_id} has no mode {mode!r}; its modes are {', '.join(modes)}")
-    stake = game.price(game.bets.default, mode)
+    bet = game.bets.default if lines is None else game.bets.validate(Bet(lines, game.bets.default.bet_per_line))
+    stake = game.price(bet, mode)
     tick = [SIM_START]
 
     def clock() -> float:
         return tick[0]
 
-    session = Session(game, balance=stake * rounds, seed=seed, clock=clock, settings=settings)
+    session = Session(game, balance=stake * rounds, seed=seed, clock=clock, settings=settings, bet=bet)
     picker = Rng(seed ^ 0x5EED5EED)
     pick_random = choices == "random"
     total_win = 0
@@ -172,10 +179,11 @@ def simulate(
         total_win=total_win,
         sum_sq_x=sum_sq / (stake * stake),
         hits=hits,
-        max_win_x=max_win / game.bets.default.total,
+        max_win_x=max_win / bet.total,
         features=dict(features),
         seconds=seconds,
         settings=dict(session.settings),
+        lines=bet.lines,
         jackpot_paid=jp.paid if jp else 0,
         jackpot_drops=jp.drops if jp else 0,
         jackpot_contributed=float(jp.contributed) if jp else 0.0,
