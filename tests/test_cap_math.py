@@ -9,6 +9,7 @@ the game's own feature code played many times.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
@@ -257,3 +258,11 @@ def test_simulation_at_a_low_cap_agrees() -> None:
     assert result.settings["free_spin_cap_x"] == 20
     assert abs(result.rtp - report["rtp"]) <= result.ci95
     assert result.ci95 < 0.05
+
+
+def test_without_numpy_the_cap_term_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    # numpy is a tool dependency (the cli extra): an engine installed without it plays every game,
+    # and the cap term says what it needs.
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    with pytest.raises(EngineError, match=r"needs numpy: pip install 'pyengine\[cli\]'"):
+        capped_feature({(0, False): 1, (5, False): 1}, start=1, award=1, cap=3)

@@ -70,7 +70,7 @@ def _fast_length(n: int) -> int:
 def _numpy() -> Any:
     try:
         import numpy
-    except ImportError:  # pragma: no cover - numpy is in the cli and dev extras
+    except ImportError:
         raise EngineError("the free-spin cap term needs numpy: pip install 'pyengine[cli]'") from None
     return numpy
 
