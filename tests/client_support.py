@@ -377,6 +377,38 @@ def restore_rig(
     return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True)
 
 
+def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None) -> None:
+    """Spin (or buy), press Start when a feature waits for it, play to the end of the round;
+    ``watch`` sees the controller on every frame."""
+    if buy:
+        r.press("buy")
+        assert r.controller.confirm_buy() is None
+    else:
+        r.press("spin")
+
+    def done(c: Controller) -> bool:
+        if watch is not None:
+            watch(c)
+        if idle(c) and c.pending_kind == "feature_start":
+            c.press("start_feature", c.now)
+        return idle(c) and not c.session.in_round
+
+    r.until(done, 600_000)
+
+
+class WinWatch:
+    """A ``watch`` for `play_round`: the banners shown (title, subtitle) and the highest win meter."""
+
+    def __init__(self) -> None:
+        self.banners: set[tuple[str, str]] = set()
+        self.shown = 0
+
+    def __call__(self, c: Controller) -> None:
+        self.shown = max(self.shown, c.win_shown)
+        if c.view.banner is not None:
+            self.banners.add((c.view.banner.title, c.view.banner.subtitle))
+
+
 def round_log(session: Session) -> list[ev.Event]:
     """The events of the round in play, or of the last finished one."""
     if session.in_round:

@@ -26,7 +26,9 @@ from tests.client_support import (
     find_seed,
     first,
     idle,
+    WinWatch,
     make_rig,
+    play_round,
     record_events,
     restore_rig,
     round_log,
@@ -517,24 +519,16 @@ def test_every_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- the win limit ----------------------------------------------------------------------------
 def play_capped_round(r: Rig) -> tuple[set[tuple[str, str]], int]:
     """Play the capped round to its end; the banners seen and the highest win meter."""
-    banners: set[tuple[str, str]] = set()
-    shown = 0
+    seen = WinWatch()
 
-    def watch(c: Controller) -> bool:
-        nonlocal shown
-        shown = max(shown, c.win_shown)
-        if c.view.banner is not None:
-            banners.add((c.view.banner.title, c.view.banner.subtitle))
-            if c.view.banner.title == "WIN LIMIT REACHED":
-                assert "WIN LIMIT REACHED" in r.canvas.texts()
+    def watch(c: Controller) -> None:
+        seen(c)
+        if c.view.banner is not None and c.view.banner.title == "WIN LIMIT REACHED":
+            assert "WIN LIMIT REACHED" in r.canvas.texts()
         r.canvas.take()
-        if idle(c) and c.pending_kind == "feature_start":
-            c.press("start_feature", c.now)
-        return idle(c) and not c.session.in_round
 
-    r.press("spin")
-    r.until(watch, 600_000)
-    return banners, shown
+    play_round(r, watch=watch)
+    return seen.banners, seen.shown
 
 
 def test_the_win_limit_shows_its_banner_and_ends_the_feature() -> None:

@@ -30,7 +30,9 @@ from tests.client_support import (
     Rig,
     first,
     idle,
+    WinWatch,
     make_rig,
+    play_round,
     record_events,
     restore_rig,
     round_log,
@@ -96,24 +98,6 @@ class Clock:
 
 def rig(seed: int, **kw: Any) -> Rig:
     return make_rig(seed, game=MOON, **kw)
-
-
-def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None) -> None:
-    """Spin (or buy), press Start when the bonus waits for it, play to the end of the round."""
-    if buy:
-        r.press("buy")
-        assert r.controller.confirm_buy() is None
-    else:
-        r.press("spin")
-
-    def done(c: Controller) -> bool:
-        if watch is not None:
-            watch(c)
-        if idle(c) and c.pending_kind == "feature_start":
-            c.press("start_feature", c.now)
-        return idle(c) and not c.session.in_round
-
-    r.until(done, 600_000)
 
 
 # -- every event type ----------------------------------------------------------------------------
@@ -347,16 +331,9 @@ def test_the_spin_button_stops_and_space_is_stop_during_the_bonus() -> None:
 def test_the_max_win_limit_ends_the_bonus_with_its_message(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GAME, "max_win_x", 20)
     r = rig(seed_of("buy_ladder"), turbo=True)
-    banners: set[tuple[str, str]] = set()
-    shown = 0
-
-    def watch(c: Controller) -> None:
-        nonlocal shown
-        shown = max(shown, c.win_shown)
-        if c.view.banner is not None:
-            banners.add((c.view.banner.title, c.view.banner.subtitle))
-
+    watch = WinWatch()
     play_round(r, buy=True, watch=watch)
+    banners, shown = watch.banners, watch.shown
     log = round_log(r.session)
     cap = first(log, ev.WinCapReached)
     assert cap.win == 20 * r.session.bet.total
