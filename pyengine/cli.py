@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from .errors import EngineError
 from .events import Event
-from .games import GAME_IDS, get_game
+from .games import game_ids, get_game
 from .math.simulate import POLICIES, simulate
 from .rng import Rng, new_seed
 from .session import Session
@@ -76,14 +76,14 @@ def _parser() -> _Parser:
     sub.add_parser("games", help="list the game ids, one a line")
 
     r = sub.add_parser("rtp", help="the exact RTP with its breakdown")
-    r.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    r.add_argument("game", choices=game_ids(), metavar="GAME")
     r.add_argument("--mode", default="base")
     r.add_argument("--json", action="store_true")
     r.add_argument("--lines", type=_positive, default=None, help="active lines (default: the most)")
     _add_settings(r)
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
-    s.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    s.add_argument("game", choices=game_ids(), metavar="GAME")
     s.add_argument("--rounds", type=_positive, required=True)
     s.add_argument("--seed", type=_seed, default=1)
     s.add_argument("--choices", choices=POLICIES, default="first")
@@ -93,7 +93,7 @@ def _parser() -> _Parser:
     _add_settings(s)
 
     pl = sub.add_parser("play", help="play rounds, one JSON object per round")
-    pl.add_argument("game", choices=GAME_IDS, metavar="GAME")
+    pl.add_argument("game", choices=game_ids(), metavar="GAME")
     pl.add_argument("--seed", type=_seed, default=None)
     pl.add_argument("--rounds", type=_positive, default=1)
     pl.add_argument("--choices", choices=POLICIES, default="first")
@@ -139,18 +139,8 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         every = report["max_win_every"]
         odds = f"1 in {every:,.0f}" if every else "never"
         print(f"  max win reached: {odds} rounds (p = {report['max_win_probability']:.3g})")
-    if "free_spin_cap" in report:
-        cap = report["free_spin_cap"]
-        every = cap["feature_capped_every"]
-        odds = f"1 feature in {every:,.0f}" if every else "no feature"
-        print(f"  free-spin cap {cap['cap_x']}x: ends {odds}, takes {cap['reduction'] * 100:.4f}% of the RTP")
-    if "feature_buy_price_x" in report:
-        print(f"  feature buy price {report['feature_buy_price_x']}x, average bonus {report['feature_average_x']:.2f}x")
-    elif "final_count_distribution" in report:
-        print(f"  feature every {report['feature_every']:.1f} rounds, average bonus {report['feature_average_x']:.2f}x")
-    if "final_count_distribution" in report:
-        dist = "  ".join(f"{n}:{p * 100:.3g}%" for n, p in report["final_count_distribution"].items())
-        print(f"  final Moons  {dist}")
+    for line in report.get("summary", ()):
+        print(f"  {line}")
     print(f"  method: {report['method']}")
     return 0
 
@@ -216,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "games":
-            print("\n".join(GAME_IDS))
+            print("\n".join(game_ids()))
             return 0
         if args.command == "rtp":
             return _cmd_rtp(args)

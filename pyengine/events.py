@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import SnapshotError
 from .values import record
 
 __all__ = [
+    "Cascade",
     "ChoiceMade",
     "DecisionPending",
     "Event",
@@ -31,21 +32,26 @@ __all__ = [
     "JackpotWin",
     "LadderPrize",
     "LineWin",
-    "MoonCashWin",
-    "MoonPrizes",
+    "PickEnd",
+    "PickReveal",
+    "PickStart",
     "Respin",
     "RoundEnd",
     "RoundStart",
     "ScatterWin",
     "Spin",
     "WinCapReached",
+    "WinMultiplier",
     "dumps",
     "event_from_json",
     "events_from_json",
+    "register_event",
 ]
 
 Position = tuple[int, int]
 """(reel, row), both 0-based."""
+
+E = TypeVar("E", bound="Event")
 
 
 @record
@@ -53,6 +59,10 @@ class Event:
     """Base class: every event has a ``type`` name."""
 
     type: ClassVar[str] = "event"
+    category: ClassVar[str] = ""
+    """How a client presents it: ``win`` for a win shown with the spin's other wins (it has
+    ``win`` and usually ``positions``), ``info`` for what only annotates the next wins,
+    empty for everything else."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
@@ -101,6 +111,7 @@ class LineWin(Event):
     """A win on a line: ``count`` symbols from the left; pays ``multiplier`` x bet per line."""
 
     type: ClassVar[str] = "line_win"
+    category: ClassVar[str] = "win"
     line: int
     symbol: str
     count: int
@@ -114,6 +125,7 @@ class ScatterWin(Event):
     """A scatter win anywhere on the reels; pays ``multiplier`` x total bet."""
 
     type: ClassVar[str] = "scatter_win"
+    category: ClassVar[str] = "win"
     symbol: str
     count: int
     positions: tuple[Position, ...]
@@ -133,7 +145,7 @@ class FreeSpinsAwarded(Event):
 
 @record
 class ExpandingSymbolChosen(Event):
-    """The Book chose the expanding symbol for the whole feature."""
+    """The expanding symbol for the whole free-spins feature was drawn."""
 
     type: ClassVar[str] = "expanding_symbol_chosen"
     symbol: str
@@ -171,6 +183,7 @@ class ExpandedWin(Event):
     """The expanding symbol filled ``reels`` and paid on every active line."""
 
     type: ClassVar[str] = "expanded_win"
+    category: ClassVar[str] = "win"
     symbol: str
     reels: tuple[int, ...]
     count: int
@@ -220,25 +233,6 @@ class GambleEnd(Event):
 
 
 @record
-class MoonPrizes(Event):
-    """Moons are on the reels: each at ``positions`` carries the cash prize in ``prizes``."""
-
-    type: ClassVar[str] = "moon_prizes"
-    positions: tuple[Position, ...]
-    prizes: tuple[int, ...]
-
-
-@record
-class MoonCashWin(Event):
-    """3 or 4 Moons anywhere pay their combined prize ``win``."""
-
-    type: ClassVar[str] = "moon_cash_win"
-    count: int
-    positions: tuple[Position, ...]
-    win: int
-
-
-@record
 class FeatureBought(Event):
     """The player bought the feature for ``price`` (``multiplier`` x the total stake)."""
 
@@ -250,7 +244,7 @@ class FeatureBought(Event):
 
 @record
 class HoldAndRespinStart(Event):
-    """Hold and Respin began with the Moons at ``positions`` held, and ``respins`` respins."""
+    """Hold and Respin began with the prize symbols at ``positions`` held, and ``respins`` respins."""
 
     type: ClassVar[str] = "hold_and_respin_start"
     positions: tuple[Position, ...]
@@ -260,37 +254,94 @@ class HoldAndRespinStart(Event):
 
 @record
 class Respin(Event):
-    """Respin ``number``: new Moons landed at ``positions`` (maybe none); ``respins_left``
-    after it (back to the full count when a Moon landed); ``moons`` now held."""
+    """Respin ``number``: new prize symbols landed at ``positions`` (maybe none);
+    ``respins_left`` after it (back to the full count when one landed); ``count`` now held."""
 
     type: ClassVar[str] = "respin"
     number: int
     positions: tuple[Position, ...]
     prizes: tuple[int, ...]
     respins_left: int
-    moons: int
+    count: int
 
 
 @record
 class LadderPrize(Event):
-    """The prize ladder paid ``multiplier`` x the total stake for ending with ``moons`` Moons."""
+    """The prize ladder paid ``multiplier`` x the total stake for ending with ``count`` prize symbols held."""
 
     type: ClassVar[str] = "ladder_prize"
-    moons: int
+    count: int
     multiplier: int
     win: int
 
 
 @record
 class HoldAndRespinEnd(Event):
-    """Hold and Respin ended with ``moons`` Moons: their ``cash`` plus the ``ladder`` prize."""
+    """Hold and Respin ended with ``count`` prize symbols held: their ``cash`` plus the ``ladder`` prize."""
 
     type: ClassVar[str] = "hold_and_respin_end"
-    moons: int
+    count: int
     respins: int
     cash: int
     ladder: int
     win: int
+
+
+@record
+class PickStart(Event):
+    """A pick began: ``name`` names it in the game (its screen's words), the board has
+    ``cells`` cells shown in ``columns`` columns, and ``faces`` says what each cell shows
+    before it is picked ("" for a hidden prize). The prizes behind the cells were placed
+    before any choice."""
+
+    type: ClassVar[str] = "pick_start"
+    name: str
+    cells: int
+    columns: int
+    faces: tuple[str, ...]
+
+
+@record
+class PickReveal(Event):
+    """The player picked ``cell`` (0-based, row by row) and it revealed ``prize``."""
+
+    type: ClassVar[str] = "pick_reveal"
+    name: str
+    cell: int
+    prize: str
+
+
+@record
+class PickEnd(Event):
+    """The pick ended: the prizes of the cells nobody picked, revealed (``cells`` with
+    their ``prizes``, in cell order)."""
+
+    type: ClassVar[str] = "pick_end"
+    name: str
+    cells: tuple[int, ...]
+    prizes: tuple[str, ...]
+
+
+@record
+class Cascade(Event):
+    """The winning symbols at ``removed`` vanished; on each reel the symbols above fell
+    down and new ones came in from the strip above the window: the reels now rest at
+    ``stops`` and show ``window``. ``number`` counts the cascades of this spin."""
+
+    type: ClassVar[str] = "cascade"
+    number: int
+    removed: tuple[Position, ...]
+    stops: tuple[int, ...]
+    window: tuple[tuple[str, ...], ...]
+
+
+@record
+class WinMultiplier(Event):
+    """Wins from here on (until the next spin) are multiplied by ``multiplier``; the
+    ``win`` of each later win event already includes it."""
+
+    type: ClassVar[str] = "win_multiplier"
+    multiplier: int
 
 
 @record
@@ -327,8 +378,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         FreeSpinsEnd,
         GambleCard,
         GambleEnd,
-        MoonPrizes,
-        MoonCashWin,
         FeatureBought,
         HoldAndRespinStart,
         Respin,
@@ -336,8 +385,23 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HoldAndRespinEnd,
         JackpotWin,
         RoundEnd,
+        PickStart,
+        PickReveal,
+        PickEnd,
+        Cascade,
+        WinMultiplier,
     )
 }
+
+
+def register_event(cls: type[E]) -> type[E]:
+    """Register a game's own event type for the JSON round trip (use as a decorator in
+    the game's module, on a `record` subclass of `Event` with a unique ``type``)."""
+    known = EVENT_TYPES.get(cls.type)
+    if known is not None and known is not cls:
+        raise ValueError(f"event type {cls.type!r} is registered twice ({known.__name__} and {cls.__name__})")
+    EVENT_TYPES[cls.type] = cls
+    return cls
 
 
 def _valid(value: Any, annotation: str) -> bool:

@@ -45,7 +45,9 @@ SEED_BLOCK = 16
 """Round seeds are drawn this many at a time (`Rng.next64s`), the same values as one by one."""
 PENDING_DAYS = 90
 """A round left waiting longer than this is settled on restore (auto-collect)."""
-SNAPSHOT_FORMAT = "pyengine.session/1"
+SNAPSHOT_FORMAT = "pyengine.session/2"
+"""Version 2 renamed the hold-and-respin events' ``moons`` fields to ``count`` and moved
+game-specific events into their games; a version 1 save is refused (`restore`)."""
 JACKPOT_STREAM = 0x4A41434B504F5421
 """The jackpot's draw uses its own stream, ``Rng(round seed ^ JACKPOT_STREAM)``, so the
 game's outcome for a seed does not depend on the jackpot."""
@@ -447,6 +449,12 @@ class Session:
             obj = json.loads(text)
         except (TypeError, ValueError, RecursionError):
             raise SnapshotError("the saved session is not valid JSON") from None
+        fmt = obj.get("format") if isinstance(obj, dict) else None
+        if isinstance(fmt, str) and fmt.startswith("pyengine.session/") and fmt != SNAPSHOT_FORMAT:
+            raise SnapshotError(
+                f"the saved session was written by another version of the game engine (format {fmt}; "
+                f"this version reads {SNAPSHOT_FORMAT}) and cannot be restored"
+            )
         if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotError(f"the saved session is not a {SNAPSHOT_FORMAT} snapshot")
         state = obj.get("state")

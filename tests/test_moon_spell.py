@@ -29,8 +29,6 @@ from pyengine.events import (
     JackpotWin,
     LadderPrize,
     LineWin,
-    MoonCashWin,
-    MoonPrizes,
     Respin,
     RoundEnd,
     WinCapReached,
@@ -38,7 +36,7 @@ from pyengine.events import (
 from pyengine.features.hold_and_respin import HoldAndRespinRules, hold_and_respin
 from pyengine.features.jackpot import DAY_MS, JackpotRules, TimeJackpot
 from pyengine.games import get_game
-from pyengine.games.moon_spell import POSITIONS, MoonSpell
+from pyengine.games.moon_spell import POSITIONS, MoonCashWin, MoonPrizes, MoonSpell
 from pyengine.model import Bet
 from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
@@ -201,7 +199,7 @@ def test_five_moons_trigger_hold_and_respin_after_the_player_starts_it() -> None
     assert start.respins == 3
     assert [r.respins_left for r in of(ctx, Respin)] == [2, 1, 0]
     (end,) = of(ctx, HoldAndRespinEnd)
-    assert (end.moons, end.cash, end.ladder, end.win) == (5, 500, 0, 500)
+    assert (end.count, end.cash, end.ladder, end.win) == (5, 500, 0, 500)
     assert ctx.win == 500
     assert ctx.features == ["hold_and_respin"]
 
@@ -230,9 +228,9 @@ def test_a_new_moon_resets_the_respins_and_three_blank_respins_end_it() -> None:
     assert [r.respins_left for r in respins] == [2, 1, 3, 2, 1, 0]
     assert respins[2].positions == (POSITIONS[5],)
     assert respins[2].prizes == (300,)
-    assert respins[2].moons == 6
+    assert respins[2].count == 6
     (end,) = of(ctx, HoldAndRespinEnd)
-    assert (end.moons, end.respins, end.cash, end.ladder) == (6, 6, 5 * 50 + 300, 0)
+    assert (end.count, end.respins, end.cash, end.ladder) == (6, 6, 5 * 50 + 300, 0)
 
 
 def test_filling_all_fifteen_positions_ends_the_bonus_and_pays_the_top_rung() -> None:
@@ -242,10 +240,10 @@ def test_filling_all_fifteen_positions_ends_the_bonus_and_pays_the_top_rung() ->
         script += [HIT, 0]  # every empty position lands a 1x (100) Moon on the first respin
     ctx = run_bonus(held, script)
     (respin,) = of(ctx, Respin)
-    assert respin.moons == 15
+    assert respin.count == 15
     assert respin.respins_left == 3
     (ladder,) = of(ctx, LadderPrize)
-    assert (ladder.moons, ladder.multiplier, ladder.win) == (15, 5000, 500_000)
+    assert (ladder.count, ladder.multiplier, ladder.win) == (15, 5000, 500_000)
     (end,) = of(ctx, HoldAndRespinEnd)
     assert end.win == 5 * 50 + 10 * 100 + 500_000
 
@@ -339,8 +337,8 @@ def test_a_bought_feature_can_reach_the_ladder() -> None:
     s = session()
     events = s.buy(seed=seed)
     ladder = next(e for e in events if isinstance(e, LadderPrize))
-    assert ladder.moons >= 10
-    assert ladder.multiplier == GAME.respin.ladder[ladder.moons]
+    assert ladder.count >= 10
+    assert ladder.multiplier == GAME.respin.ladder[ladder.count]
 
 
 # -- the stake during the bonus, autoplay ---------------------------------------------------

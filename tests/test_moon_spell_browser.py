@@ -22,6 +22,7 @@ pytest.importorskip("playwright", reason="the browser tests need the dev extra (
 from playwright.sync_api import Page
 
 from pyengine import events as ev
+from pyengine.games.moon_spell import MoonCashWin
 from pyengine.session import Session
 from slotui.controller import clock_text
 from tests.browser import helpers as h
@@ -82,7 +83,7 @@ def _end(events: list[ev.Event]) -> ev.HoldAndRespinEnd | None:
 @functools.cache
 def cash_seed() -> int:
     return find_seed(
-        lambda e: any(isinstance(x, ev.MoonCashWin) for x in e) and _end(e) is None,
+        lambda e: any(isinstance(x, MoonCashWin) for x in e) and _end(e) is None,
         "a first spin with a 3-4 Moon cash win",
     )
 
@@ -90,7 +91,7 @@ def cash_seed() -> int:
 @functools.cache
 def ladder_seed() -> int:
     return find_seed(
-        lambda e: (x := _end(e)) is not None and x.moons >= 10, "a first spin whose bonus reaches 10 Moons"
+        lambda e: (x := _end(e)) is not None and x.count >= 10, "a first spin whose bonus reaches 10 Moons"
     )
 
 
@@ -101,7 +102,7 @@ def buy_seed() -> int:
     def prop(n: int) -> bool:
         s = session(n)
         first = _end(play(s, buy=True))
-        return first is not None and first.moons >= 10 and _end(play(s, buy=True)) is not None
+        return first is not None and first.count >= 10 and _end(play(s, buy=True)) is not None
 
     for n in SEARCH:
         if prop(n):
@@ -145,7 +146,7 @@ def test_a_moon_cash_win_and_the_base_game_screen(clean_visit: Visit) -> None:
     seed = cash_seed()
     s = session(seed)
     log = play(s)
-    cash = next(e for e in log if isinstance(e, ev.MoonCashWin))
+    cash = next(e for e in log if isinstance(e, MoonCashWin))
     page = open_game(clean_visit, seed)
     # Moon Spell's controls: 20 fixed lines (no lines control), Buy Bonus, the jackpot panel.
     assert page.locator(".stepper.lines").is_hidden()
@@ -197,13 +198,13 @@ def test_hold_and_respin_reaches_the_ladder_and_survives_a_reload_at_start(clean
     clean_visit.shot("moon-hold-and-respin")
     wait_events(page, "featureEnd")
     ended = events(page, "featureEnd")[0]
-    assert (ended["win"], ended["moons"]) == (end.win, end.moons)
+    assert (ended["win"], ended["moons"]) == (end.win, end.count)
     clean_visit.shot("moon-hold-and-respin-end")
     wait_events(page, "roundEnd")
     h.wait_state(page, "ready", ROUND_MS)
     assert meter(page, "balance") == fmt(s.balance)
     assert meter(page, "win") == fmt(end.win)
-    assert ladder.moons == end.moons
+    assert ladder.count == end.count
 
 
 # -- 3. Feature Buy on a phone, and a reload during a bought bonus ----------------------------------

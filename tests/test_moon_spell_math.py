@@ -241,7 +241,7 @@ def test_chain_against_the_bonus_code() -> None:
     for _ in range(runs):
         ctx = RoundContext(rng, Bet(20, 1), {})
         result = hold_and_respin(ctx, rules, positions, {(0, 0): 10, (0, 1): 10}, lambda r: 1)
-        seen[result.moons] += 1
+        seen[result.count] += 1
     exact = final_distributions(6, 3, 1, 4)[2]
     for n in range(2, 7):
         p = float(exact[n])

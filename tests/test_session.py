@@ -583,8 +583,19 @@ def test_wrong_game() -> None:
 
 def test_unknown_format_version() -> None:
     obj = json.loads(SNAP)
-    obj["format"] = "pyengine.session/2"
+    obj["format"] = "pyengine.session-x"
     with pytest.raises(SnapshotError, match=f"not a {SNAPSHOT_FORMAT} snapshot"):
+        Session.restore(json.dumps(obj))
+
+
+@pytest.mark.parametrize("old", ["pyengine.session/1", "pyengine.session/3"])
+def test_another_format_version_is_refused_with_a_notice(old: str) -> None:
+    """Format 2 renamed the hold-and-respin counts: a save of format 1 (or a later one) is
+    refused with a notice that names both formats."""
+    assert SNAPSHOT_FORMAT == "pyengine.session/2"
+    obj = json.loads(SNAP)
+    obj["format"] = old
+    with pytest.raises(SnapshotError, match=f"another version of the game engine \\(format {old}; this version reads"):
         Session.restore(json.dumps(obj))
 
 

@@ -37,7 +37,7 @@ class HoldAndRespinRules:
 
 @dataclass(frozen=True, slots=True)
 class HoldAndRespinResult:
-    moons: int
+    count: int
     respins: int
     cash: int
     ladder: int
@@ -74,11 +74,11 @@ def hold_and_respin(
                 new_prizes.append(prize)
         left = rules.respins if new_pos else left - 1
         ctx.emit(Respin(number, tuple(new_pos), tuple(new_prizes), left, len(held)))
-    moons = len(held)
+    count = len(held)
     cash = sum(held.values())
-    ladder_x = rules.ladder.get(moons, 0)
+    ladder_x = rules.ladder.get(count, 0)
     ladder = ladder_x * ctx.bet.total
     if ladder:
-        ctx.emit(LadderPrize(moons, ladder_x, ladder))
-    ctx.emit(HoldAndRespinEnd(moons, number, cash, ladder, cash + ladder))
-    return HoldAndRespinResult(moons, number, cash, ladder)
+        ctx.emit(LadderPrize(count, ladder_x, ladder))
+    ctx.emit(HoldAndRespinEnd(count, number, cash, ladder, cash + ladder))
+    return HoldAndRespinResult(count, number, cash, ladder)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -11,7 +12,7 @@ from ..features.jackpot import JackpotRules
 from ..model import Bet, BetConfig
 from ..round import RoundContext, RoundProcess
 
-__all__ = ["Game", "LinesGame"]
+__all__ = ["Game", "LinesGame", "Plugin", "Report"]
 
 
 class Game(Protocol):
@@ -51,6 +52,33 @@ class Game(Protocol):
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for paytable and rules screens and the reels' strips."""
         ...
+
+
+Report = Callable[[Any, str, Mapping[str, int], int], dict[str, Any]]
+"""A game's exact RTP report: ``report(game, mode, settings, lines)`` with the settings
+already checked, returning the JSON-ready report (see `pyengine.math.rtp.rtp_report`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    """Everything the shared code needs to know about a game, registered in one place.
+
+    ``load`` builds the game from its data; ``report`` is ``"module:function"`` of its exact
+    RTP report (imported only when asked, since the math may need tools the engine does
+    not); ``screen`` is the client module that draws it (``slotui.<id>``).
+    """
+
+    load: Callable[[], Game]
+    report: str
+    screen: str
+
+    def report_function(self) -> Report:
+        """Import and return the report function."""
+        import importlib
+
+        module, _, name = self.report.partition(":")
+        fn: Report = getattr(importlib.import_module(module), name)
+        return fn
 
 
 class LinesGame:

@@ -17,10 +17,10 @@ from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Sp
 from ..features.free_spins import FreeSpins
 from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
 from ..model import Bet, ReelSet, Window
-from .base import LinesGame
+from .base import LinesGame, Plugin
 from ..round import Decision, RoundContext, RoundProcess
 
-__all__ = ["BookOfSpells", "FreeSpinRules", "load"]
+__all__ = ["PLUGIN", "BookOfSpells", "FreeSpinRules", "load"]
 
 FEATURE_START = Decision("feature_start", ("start",), feature=True)
 FREE_SPIN = Decision("free_spin", ("spin",))
@@ -206,3 +206,7 @@ def _free_spin_rules(f: Field, data: LinesGameData) -> FreeSpinRules:
 def load() -> BookOfSpells:
     """Load the game from its data file."""
     return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json")))
+
+
+PLUGIN = Plugin(load=load, report="pyengine.math.book_of_spells:report", screen="slotui.book_of_spells")
+"""The game's registration: its loader, its exact RTP report and its client screen."""

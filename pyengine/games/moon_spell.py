@@ -10,24 +10,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
 from ..errors import EngineError
 from ..evaluators import LineEvaluator
-from ..events import FeatureBought, LineWin, MoonCashWin, MoonPrizes, Spin, WinCapReached
+from ..events import Event, FeatureBought, LineWin, Position, Spin, WinCapReached, register_event
 from ..features.hold_and_respin import HoldAndRespinRules, hold_and_respin
 from ..features.jackpot import JackpotRules
 from ..model import Bet, ReelSet
 from ..rng import Rng
-from .base import LinesGame
 from ..round import Decision, RoundContext, RoundProcess
+from ..values import record
+from .base import LinesGame, Plugin
 
-__all__ = ["MODES", "BuyRules", "MoonRules", "MoonSpell", "load"]
+__all__ = ["MODES", "PLUGIN", "BuyRules", "MoonCashWin", "MoonPrizes", "MoonRules", "MoonSpell", "load"]
 
 MODES = ("base", "buy")
 FEATURE_START = Decision("feature_start", ("start",), feature=True)
 POSITIONS: tuple[tuple[int, int], ...] = tuple((reel, row) for reel in range(5) for row in range(3))
+
+
+@register_event
+@record
+class MoonPrizes(Event):
+    """Moons are on the reels: each at ``positions`` carries the cash prize in ``prizes``."""
+
+    type: ClassVar[str] = "moon_prizes"
+    category: ClassVar[str] = "info"
+    positions: tuple[Position, ...]
+    prizes: tuple[int, ...]
+
+
+@register_event
+@record
+class MoonCashWin(Event):
+    """3 or 4 Moons anywhere pay their combined prize ``win``."""
+
+    type: ClassVar[str] = "moon_cash_win"
+    category: ClassVar[str] = "win"
+    count: int
+    positions: tuple[Position, ...]
+    win: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,3 +301,7 @@ def _jackpot_rules(f: Field) -> JackpotRules:
 def load() -> MoonSpell:
     """Load the game from its data file."""
     return MoonSpell(load_lines_game(read_data_file("moon_spell.json")))
+
+
+PLUGIN = Plugin(load=load, report="pyengine.math.moon_spell:report", screen="slotui.moon_spell")
+"""The game's registration: its loader, its exact RTP report and its client screen."""

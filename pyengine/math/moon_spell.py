@@ -25,9 +25,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ..games.moon_spell import POSITIONS, MoonSpell
 from .exact import convolve, count_distribution, line_stats
@@ -46,6 +47,7 @@ __all__ = [
     "game_finals",
     "moon_math",
     "prize_moments",
+    "report",
     "trigger_spins",
 ]
 
@@ -603,3 +605,74 @@ def moon_math(game: MoonSpell) -> MoonMath:
         cash_probability=cash_probability,
         finals_by_start={k: tuple(finals[k]) for k in range(game.respin.trigger, len(POSITIONS) + 1)},
     )
+
+
+def _every(p: Fraction) -> float | None:
+    return float(1 / p) if p else None
+
+
+def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
+    """The exact RTP report of ``mode`` (see `pyengine.math.rtp.rtp_report`); every figure
+    exact, the max-win cap included."""
+    moon = game.moon
+    if mode == "base":
+        mm, spin, cash_probability = base_math(game)
+        target = game.target_rtp
+        method = (
+            "exact (fractions): line wins from per-reel symbol counts; the Moon count by convolving the reels' "
+            "column counts; Hold and Respin as an absorbing Markov chain over (Moons held, respins left); the "
+            "max-win cap from the exact joint distribution of (Moons, line win) over every trigger window and "
+            "the exact distribution of the prize sum; the time jackpot returns exactly its "
+            f"{game.jackpot.contribution} contribution"
+        )
+    else:
+        mm = buy_math(game)
+        target = game.buy.target_rtp
+        method = (
+            "exact (fractions): the bought bonus starts with k Moons drawn from its weights (no line spin, no "
+            "jackpot); Hold and Respin as an absorbing Markov chain over (Moons held, respins left); the "
+            "max-win cap from the exact distribution of the prize sum"
+        )
+    report: dict[str, Any] = {
+        "game": game.id,
+        "mode": mode,
+        "rtp": float(mm.rtp),
+        "target_rtp": float(target),
+        "rtp_exact": str(mm.rtp),
+        "method": method,
+        "breakdown": {k: float(v) for k, v in mm.components.items()},
+        "max_win_x": game.max_win_x,
+        "max_win_probability": float(mm.max_win),
+        "max_win_every": _every(mm.max_win),
+        "feature_frequency": float(mm.feature),
+        "feature_every": float(1 / mm.feature),
+        "feature_average_x": float(mm.bonus_average_x),
+        "start_count_distribution": {str(k): float(p) for k, p in mm.starts.items()},
+        "final_count_distribution": {str(n): float(p) for n, p in mm.finals.items()},
+        "ladder_probability": float(mm.ladder_probability),
+        "full_screen_probability": float(mm.finals.get(len(POSITIONS), Fraction(0))),
+        "moon_prize_mean_x": {
+            "base": float(prize_moments(moon.prizes_x, moon.base_weights)[0]),
+            "respin": float(prize_moments(moon.prizes_x, moon.respin_weights)[0]),
+        },
+    }
+    if mode == "base":
+        report["line_hit_probability"] = float(spin.line_hit)
+        report["hit_rate"] = float(spin.hit)
+        report["moon_cash_frequency"] = float(cash_probability)
+        report["moon_cash_every"] = _every(cash_probability)
+        report["moon_count_distribution"] = {str(k): float(p) for k, p in enumerate(spin.moons)}
+    else:
+        report["feature_buy_price_x"] = mm.price_x
+        report["feature_buy_moons"] = {str(k): w for k, w in game.buy.moons}
+        if mm.variance is not None:
+            # of the return (win / price) of one bought round, and of its win in total stakes
+            report["stdev"] = math.sqrt(float(mm.variance))
+            report["stdev_x"] = math.sqrt(float(mm.variance)) * mm.price_x
+    if mode == "buy":
+        first = f"feature buy price {mm.price_x}x, average bonus {report['feature_average_x']:.2f}x"
+    else:
+        first = f"feature every {report['feature_every']:.1f} rounds, average bonus {report['feature_average_x']:.2f}x"
+    dist = "  ".join(f"{n}:{p * 100:.3g}%" for n, p in report["final_count_distribution"].items())
+    report["summary"] = [first, f"final Moons  {dist}"]
+    return report

@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 
 __all__ = ["Beat", "GameScreen", "beat_for", "rebuild", "register", "register_screen", "screen_for"]
 
-WIN_EVENTS = (ev.LineWin, ev.ScatterWin, ev.ExpandedWin, ev.MoonCashWin)
-INFO_EVENTS = (ev.MoonPrizes,)
-"""Events that only carry what to show (already shown when the spin started): a win that
-follows one is presented together with the wins before it."""
+
+
+def is_win(e: ev.Event) -> bool:
+    """A win presented together with the spin's other wins (`Event.category` ``win``)."""
+    return e.category == "win"
+
+
+def is_info(e: ev.Event) -> bool:
+    """An event that only carries what to show (already shown when the spin started): a
+    win that follows one is presented together with the wins before it."""
+    return e.category == "info"
+
 TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
 
 
@@ -47,6 +55,8 @@ class GameScreen:
     status: Callable[[Controller], str] | None = None
     """The line above the reels (e.g. the free-spin counter)."""
     spin_started: Callable[[Controller, ev.Spin], None] | None = None
+    win_label: Callable[[ev.Event, Controller], str] | None = None
+    """The words under the reels for one of the game's own win events (its symbols framed)."""
     extra_symbols: tuple[str, ...] = ()
     """Pictures in the game's symbols folder that are not reel symbols (e.g. an empty cell)."""
     big_symbols: tuple[str, ...] = ()
@@ -121,9 +131,9 @@ class SpinBeat(Beat):
 
 
 def _positions(e: ev.Event) -> list[tuple[int, int]]:
-    if isinstance(e, ev.LineWin | ev.ScatterWin | ev.MoonCashWin):
-        return [(int(r), int(w)) for r, w in e.positions]
-    return []
+    if isinstance(e, ev.ExpandedWin):
+        return []
+    return [(int(r), int(w)) for r, w in getattr(e, "positions", ())]
 
 
 def symbol_name(c: Controller, symbol: str) -> str:
@@ -203,10 +213,10 @@ def show_line(c: Controller, w: ev.Event | None) -> None:
     elif isinstance(w, ev.ExpandedWin):
         v.highlights = [(r, row) for r in w.reels for row in range(c.view.reels.rows)]
         v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.fmt(w.win)}"
-    elif isinstance(w, ev.MoonCashWin):
+    else:
         v.highlights = _positions(w)
-        name = symbol_name(c, c.desc.get("moon", {}).get("symbol", "MOON")).upper()
-        v.line_label = f"{w.count} {name}S PAY {c.fmt(w.win)}"
+        label = c.screen.win_label
+        v.line_label = label(w, c) if label is not None else f"WIN {c.fmt(int(getattr(w, 'win', 0)))}"
 
 
 # -- instant events -------------------------------------------------------------------
@@ -350,13 +360,13 @@ def register(event_type: str, handler: EventHandler) -> None:
 def beat_for(e: ev.Event, c: Controller) -> Beat | None:
     """The beat that plays ``e`` (None when it applies at once)."""
     screen = c.screen
-    if isinstance(e, WIN_EVENTS):
+    if is_win(e):
         wins: list[ev.Event] = [e]
         q = c.queue
         while q:
-            if isinstance(q[0], WIN_EVENTS):
+            if is_win(q[0]):
                 wins.append(q.popleft())
-            elif isinstance(q[0], INFO_EVENTS) and len(q) > 1 and isinstance(q[1], WIN_EVENTS):
+            elif is_info(q[0]) and len(q) > 1 and is_win(q[1]):
                 info = q.popleft()
                 handler = screen.handlers.get(info.type) or _HANDLERS.get(info.type)
                 if handler is not None:

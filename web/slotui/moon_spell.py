@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyengine import events as ev
+from pyengine.games.moon_spell import MoonPrizes
 
 from .beats import Beat, GameScreen, register_screen, symbol_name
 from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
@@ -81,12 +82,12 @@ def _ladder_text(c: Controller, moons: int) -> str:
 # -- base spins ---------------------------------------------------------------------------------
 def _spin_started(c: Controller, e: ev.Spin) -> None:
     """The Moons this spin lands carry their values as soon as their reel stops."""
-    prizes = _lookahead(c, ev.MoonPrizes)
+    prizes = _lookahead(c, MoonPrizes)
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)
 
 
-def _prizes(e: ev.MoonPrizes, c: Controller) -> Beat | None:
+def _prizes(e: MoonPrizes, c: Controller) -> Beat | None:
     c.view.cell_values = _values(c, e.positions, e.prizes)
     if len(e.positions) >= _trigger(c):
         return TriggerBeat(e)
@@ -96,7 +97,7 @@ def _prizes(e: ev.MoonPrizes, c: Controller) -> Beat | None:
 class TriggerBeat(Beat):
     """5 or more Moons: they glow, then the Hold and Respin title card waits for Start."""
 
-    def __init__(self, e: ev.MoonPrizes) -> None:
+    def __init__(self, e: MoonPrizes) -> None:
         self.e = e
         self.stage = 0
         self.hurried = False
@@ -283,9 +284,9 @@ class RespinBeat(Beat):
         if e.positions:
             word = "Moon" if len(e.positions) == 1 else "Moons"
             text = (
-                f"Respin {e.number}: {len(e.positions)} new {word}, {e.moons} held. Respins reset to {e.respins_left}."
+                f"Respin {e.number}: {len(e.positions)} new {word}, {e.count} held. Respins reset to {e.respins_left}."
             )
-            text += _ladder_text(c, e.moons)
+            text += _ladder_text(c, e.count)
         else:
             left = "no respins left" if e.respins_left == 0 else f"{e.respins_left} left"
             text = f"Respin {e.number}: no Moon, {left}."
@@ -315,11 +316,11 @@ class LadderBeat(Beat):
         e = self.e
         ladder = c.view.ladder
         if ladder is not None:
-            ladder.count = max(ladder.count, e.moons)
-            ladder.paid = e.moons
+            ladder.count = max(ladder.count, e.count)
+            ladder.paid = e.count
             ladder.changed_at = now
-        c.view.banner = Banner("PRIZE LADDER", f"{e.moons} MOONS · {e.multiplier:,}× · {c.fmt(e.win)}", now, tier=2)
-        c.host.announce(f"Prize ladder: {e.moons} Moons pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
+        c.view.banner = Banner("PRIZE LADDER", f"{e.count} MOONS · {e.multiplier:,}× · {c.fmt(e.win)}", now, tier=2)
+        c.host.announce(f"Prize ladder: {e.count} Moons pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
         self.ms = c.timing.line_show * 1.2
 
     def update(self, c: Controller, now: float) -> bool:
@@ -351,7 +352,7 @@ class EndBeat(Beat):
             c.win_limit = cap.win
         n = max(len(self.order), 1)
         self.step = 0.0 if c.reduced_motion else min(max(c.timing.count_up / n, 35.0), 140.0)
-        c.host.announce(f"Hold and Respin is over: {self.e.moons} Moons are collected.")
+        c.host.announce(f"Hold and Respin is over: {self.e.count} Moons are collected.")
 
     def _shown(self, c: Controller, amount: int) -> int:
         return min(c.base_win + amount, c.win_limit)
@@ -379,11 +380,11 @@ class EndBeat(Beat):
             if counter is not None:
                 counter.label = "BONUS WIN"
                 counter.collected = c.fmt(bonus)
-                counter.moons = e.moons
+                counter.moons = e.count
             ladder = f" and the ladder {c.fmt(e.ladder)}" if e.ladder else ""
-            c.view.banner = Banner("BONUS WIN", f"{c.fmt(bonus)} · {e.moons} MOONS", now, tier=3)
-            c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, "moons": e.moons, "respins": e.respins})
-            c.host.announce(f"Hold and Respin win: {c.fmt(bonus)}. {e.moons} Moons pay {c.fmt(e.cash)}{ladder}.")
+            c.view.banner = Banner("BONUS WIN", f"{c.fmt(bonus)} · {e.count} MOONS", now, tier=3)
+            c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, "moons": e.count, "respins": e.respins})
+            c.host.announce(f"Hold and Respin win: {c.fmt(bonus)}. {e.count} Moons pay {c.fmt(e.cash)}{ladder}.")
             self.ms = c.timing.line_show * 1.6
         if now - self.t1 < self.ms and not self.hurried:
             return False
@@ -439,13 +440,13 @@ def _final_board(c: Controller, events: list[ev.Event], end: ev.HoldAndRespinEnd
     base = sum(e.win for e in events if isinstance(e, ev.LineWin))
     cap = next((e for e in events if isinstance(e, ev.WinCapReached)), None)
     bonus = min(end.win, cap.win - base) if cap is not None else end.win
-    paid = end.moons if any(isinstance(e, ev.LadderPrize) for e in events) else None
-    c.view.ladder = LadderView(_rungs(c), count=end.moons, paid=paid, active=False)
+    paid = end.count if any(isinstance(e, ev.LadderPrize) for e in events) else None
+    c.view.ladder = LadderView(_rungs(c), count=end.count, paid=paid, active=False)
     left = respins[-1].respins_left if respins else start.respins
-    c.view.counter = RespinCounter(left, start.respins, moons=end.moons, collected=c.fmt(bonus), label="BONUS WIN")
+    c.view.counter = RespinCounter(left, start.respins, moons=end.count, collected=c.fmt(bonus), label="BONUS WIN")
     c.view.cell_values = {}
     c.feature_win = bonus
-    c.host.announce(f"Hold and Respin result: {end.moons} Moons, bonus win {c.fmt(bonus)}.")
+    c.host.announce(f"Hold and Respin result: {end.count} Moons, bonus win {c.fmt(bonus)}.")
 
 
 def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
@@ -456,7 +457,7 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
     if end is not None:
         _final_board(c, events, end)
         return
-    prizes = next((e for e in reversed(events) if isinstance(e, ev.MoonPrizes)), None)
+    prizes = next((e for e in reversed(events) if isinstance(e, MoonPrizes)), None)
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)
     if c.session.in_round and c.pending_kind == "feature_start" and prizes is not None:
@@ -472,12 +473,19 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
         )
 
 
+def _cash_label(e: ev.Event, c: Controller) -> str:
+    """The 3-4 Moon cash win under the reels."""
+    name = symbol_name(c, _moon(c)).upper()
+    return f"{getattr(e, 'count', 0)} {name}S PAY {c.fmt(int(getattr(e, 'win', 0)))}"
+
+
 SCREEN = GameScreen(
+    win_label=_cash_label,
     feature="Hold and Respin",
     start_label="START BONUS",
     stop_label="Stop when Hold and Respin is won",
     handlers={
-        ev.MoonPrizes.type: _prizes,
+        MoonPrizes.type: _prizes,
         ev.FeatureBought.type: lambda e, c: BoughtBeat(e),
         ev.HoldAndRespinStart.type: lambda e, c: StartBeat(e),
         ev.Respin.type: lambda e, c: RespinBeat(e),

@@ -57,6 +57,8 @@ def draw(canvas: Canvas, layout: Layout, view: View, now: float, logo: str = "lo
         _intro(canvas, L, view.intro, now)
     if view.gamble is not None:
         _gamble(canvas, L, view, now)
+    for overlay in view.overlays:
+        overlay.draw(canvas, L, now)
 
 
 def _top(canvas: Canvas, L: Layout, view: View, logo: str, now: float) -> None:

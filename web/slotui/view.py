@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .holdrespin import HoldGrid, LadderView, RespinCounter
+from .overlay import Overlay
 from .reels import ReelBank
 
 __all__ = ["Banner", "FeatureIntro", "GambleView", "IntroView", "View"]
 
 Position = tuple[int, int]
+OverlayT = TypeVar("OverlayT")
 
 
 @dataclass(slots=True)
@@ -83,3 +86,13 @@ class View:
     """Hold and Respin: the board of held and spinning cells drawn instead of the reels."""
     ladder: LadderView | None = None
     counter: RespinCounter | None = None
+    overlays: list[Overlay] = field(default_factory=list)
+    """What features draw over everything else, in order (see `overlay.Overlay`)."""
+
+    def overlay(self, kind: type[OverlayT]) -> OverlayT | None:
+        """The first overlay of type ``kind`` on screen, or None."""
+        return next((o for o in self.overlays if isinstance(o, kind)), None)
+
+    def remove(self, kind: type[object]) -> None:
+        """Take every overlay of type ``kind`` off the screen."""
+        self.overlays[:] = [o for o in self.overlays if not isinstance(o, kind)]
