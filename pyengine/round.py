@@ -25,8 +25,11 @@ class Decision:
     ``choices`` lists what is allowed (the first is what autoplay and ``--choices first``
     take); ``feature`` marks the start of a feature, where autoplay can stop;
     ``on_restore`` is the choice taken at once when a saved session is restored while
-    the round waits here (Book of Spells credits a win left at Collect), or None to
-    let the player carry on.
+    the round waits here (e.g. a win left at Collect is credited), or None to let the
+    player carry on.
+
+    ``revealed`` lists what a pick has shown so far, as (cell, prize) pairs in the order
+    picked (`pyengine.features.pick`); empty for every other decision.
 
     ``pending_event`` and ``choice_events`` are the events the session logs when the
     round stops here and when a choice answers it. Events are immutable values, so they
@@ -37,6 +40,7 @@ class Decision:
     choices: tuple[str, ...]
     feature: bool = False
     on_restore: str | None = None
+    revealed: tuple[tuple[int, str], ...] = ()
     pending_event: DecisionPending = field(init=False, repr=False, compare=False)
     choice_events: Mapping[str, ChoiceMade] = field(init=False, repr=False, compare=False)
 

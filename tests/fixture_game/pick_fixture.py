@@ -1,0 +1,120 @@
+"""Pick Fixture: 5x3, 3 lines; 3 or more Keys start a bonus that is two picks in a row.
+
+First an open choice of a charm (1 of 3 shown faces, all worth the same); then a board of
+12 hidden cells is picked until one of its 2 "stop" cells: "+1" and "+2" add that many
+total bets, "x+1" raises the bonus multiplier (from 1). The bonus pays its sum times its
+multiplier. Nothing here is shipped: the tests register it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pyengine.data import load_lines_game, parse_data
+from pyengine.errors import EngineError
+from pyengine.evaluators import LineEvaluator
+from pyengine.events import LineWin, Spin
+from pyengine.features.pick import PickRules, play_pick
+from pyengine.games.base import LinesGame, Plugin
+from pyengine.model import Bet
+from pyengine.round import Decision, RoundContext, RoundProcess
+
+__all__ = ["PLUGIN", "PickFixture", "bonus_value", "load"]
+
+FEATURE_START = Decision("feature_start", ("start",), feature=True)
+DATA = Path(__file__).with_name("pick_fixture.json")
+
+
+class PickFixture(LinesGame):
+    """The fixture game: line wins, and the Key bonus made of two picks."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(load_lines_game(parse_data(DATA.name, text)))
+        root = self.data.root
+        self.reels = self.data.reels["base"]
+        self.lines = LineEvaluator(
+            self.data.paylines, self.data.paytable, wild=self.data.wild, wild_pays_as=self.wild_pays_as
+        )
+        self._keys = self.reels.positions_of("KEY")
+        pick = root.get("pick")
+        self.trigger = pick.get("trigger").as_int(minimum=1)
+        board: list[str] = []
+        for label, f in pick.get("board").items():
+            board += [label] * f.as_int(minimum=1)
+        self.board = PickRules("board", tuple(board), pick.get("columns").as_int(minimum=1), frozenset({"stop"}))
+        faces = tuple(f.as_str() for f in root.get("charm").get("faces").as_list(min_len=2))
+        self.charm = PickRules("charm", faces, len(faces), picks=1, faces=faces)
+
+    def default_settings(self) -> dict[str, int]:
+        return {}
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
+        for key in settings:
+            raise EngineError(f"unknown setting {key!r}; {self.name} has no operator settings")
+        return {}
+
+    def price(self, bet: Bet, mode: str) -> int:
+        if mode != "base":
+            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
+        return bet.total
+
+    def play(self, ctx: RoundContext) -> RoundProcess:
+        stops, window = self.reels.draw(ctx.rng.below(self.reels.radix))
+        ctx.emit(Spin("base", stops, window))
+        bpl = ctx.bet.bet_per_line
+        for line, symbol, count, positions, multiplier in self.lines.wins(window, ctx.bet.lines):
+            ctx.win += multiplier * bpl
+            ctx.emit(LineWin(line, symbol, count, positions, multiplier, multiplier * bpl))
+        keys = sum(len(self._keys[reel][stop]) for reel, stop in enumerate(stops))
+        if keys < self.trigger:
+            return
+        ctx.features.append("pick_bonus")
+        yield FEATURE_START
+        yield from play_pick(ctx, self.charm)
+        result = yield from play_pick(ctx, self.board)
+        ctx.win += bonus_win(result.picked) * ctx.bet.total
+
+    def describe(self) -> dict[str, Any]:
+        return super().describe() | {"settings": {}, "pick": {"board": list(self.board.prizes)}}
+
+
+def bonus_win(picked: tuple[str, ...]) -> int:
+    """The bonus in total bets for the prizes picked: their sum times the multiplier."""
+    cash = sum(int(p[1:]) for p in picked if p.startswith("+"))
+    return cash * (1 + sum(1 for p in picked if p == "x+1"))
+
+
+def bonus_value(game: PickFixture) -> Fraction:
+    """E[bonus] in total bets, closed form: with s stoppers, each prize is picked before
+    the first stopper with probability 1/(s+1) and each pair with 2/((s+1)(s+2))."""
+    prizes = game.board.prizes
+    s = prizes.count("stop")
+    cash = sum(int(p[1:]) for p in prizes if p.startswith("+"))
+    mult = prizes.count("x+1")
+    return Fraction(cash, s + 1) + Fraction(2 * cash * mult, (s + 1) * (s + 2))
+
+
+def load() -> PickFixture:
+    return PickFixture(DATA.read_text(encoding="utf-8"))
+
+
+def report(game: PickFixture, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
+    """Only the bonus is computed exactly here (the fixture does not claim an RTP)."""
+    value = bonus_value(game)
+    return {
+        "game": game.id,
+        "mode": mode,
+        "rtp": 0.0,
+        "target_rtp": float(game.target_rtp),
+        "method": "the pick bonus in closed form; the fixture's line game is not computed",
+        "breakdown": {},
+        "max_win_x": 0.0,
+        "bonus_value_x": float(value),
+        "summary": [f"bonus average {float(value):.4f}x the total bet"],
+    }
+
+
+PLUGIN = Plugin(load=load, report="tests.fixture_game.pick_fixture:report", screen="slotui_fixture.pick_fixture")
