@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from hypothesis import settings
 
+from pyengine.games import register
+
+# The fixture game (not shipped) is a registered game in every test of the run.
+register("pick_fixture", "tests.fixture_game.pick_fixture")
+
 settings.register_profile("project", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.load_profile("project")
 

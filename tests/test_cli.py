@@ -23,8 +23,9 @@ def run_ok(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 
 
 def test_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped games first, then any registered (here the tests' fixture game)."""
     out = run_ok(capsys, ["games"])
-    assert out.splitlines() == list(GAME_IDS)
+    assert out.splitlines() == [*GAME_IDS, "pick_fixture"]
     assert "book_of_spells" in out.splitlines()
 
 

@@ -104,7 +104,7 @@ def rig(seed: int, **kw: Any) -> Rig:
 # -- every event type ----------------------------------------------------------------------------
 def test_the_games_together_cover_every_event_type() -> None:
     """The shipped games and the fixture game play every event type (the cascade events
-    have their own presentation tests until a shipped game cascades)."""
+    have no presentation until a shipped game cascades)."""
     assert set().union(*GAME_EVENT_TYPES.values()) | {"cascade", "win_multiplier"} == set(ev.EVENT_TYPES)
 
 

@@ -17,7 +17,7 @@ from pyengine.autoplay import Autoplay, AutoplayLimits
 from pyengine.errors import ChoiceError, GameDataError
 from pyengine.events import PickEnd, PickReveal, PickStart
 from pyengine.features.pick import PICK, PickRules, play_board, shuffled
-from pyengine.games import game_ids, get_game, register
+from pyengine.games import game_ids, get_game
 from pyengine.model import Bet
 from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
@@ -26,7 +26,6 @@ from pyengine.session import Session
 from tests.fixture_game.pick_fixture import PickFixture, bonus_value, bonus_win
 
 FIXTURE = "pick_fixture"
-register(FIXTURE, "tests.fixture_game.pick_fixture")
 
 Strategy = Callable[[tuple[str, ...], tuple[tuple[int, str], ...]], str]
 """Given the closed cells and what was revealed so far, the cell to open."""

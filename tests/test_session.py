@@ -37,6 +37,8 @@ from pyengine.events import (
 )
 from pyengine.model import Bet
 from pyengine.rng import Rng
+from pyengine.features.cascade import CascadeRules, play_cascades
+from pyengine.round import RoundContext
 from pyengine.session import HISTORY_SIZE, PENDING_DAYS, SNAPSHOT_FORMAT, Session, _checksum
 
 GAME_ID = "book_of_spells"
@@ -637,6 +639,17 @@ def _collect_events() -> list[Event]:
     assert ms.jackpot is not None
     now[0] = ms.jackpot.deadline_ms / 1000
     out += play_round(ms, picker)
+    # The fixture game: a charm chosen and a board picked; a cascade with its multiplier.
+    fx = Session("pick_fixture", balance=10**6, seed=1)
+    while not any(e.type == "pick_end" for e in out):
+        out += play_round(fx, picker)
+    from tests.test_cascade import BET, REELS, STRIPS, judge
+
+    for stops in itertools.product(range(6), repeat=3):
+        ctx = RoundContext(Rng(0), BET, {})
+        if play_cascades(ctx, CascadeRules((1, 2)), STRIPS, stops, REELS.window(stops), judge).cascades > 1:
+            out += ctx.events
+            break
     return out
 
 
@@ -711,6 +724,6 @@ def test_events_from_json_needs_a_list() -> None:
 def test_decision_events_in_the_log(real_events: list[Event]) -> None:
     pending = [e for e in real_events if isinstance(e, DecisionPending)]
     made = [e for e in real_events if isinstance(e, ChoiceMade)]
-    assert {e.kind for e in pending} == {"collect_or_gamble", "gamble", "feature_start", "free_spin"}
+    assert {e.kind for e in pending} == {"collect_or_gamble", "gamble", "feature_start", "free_spin", "pick"}
     assert len(made) == len(pending)
     assert all(isinstance(e, GambleCard) and e.card for e in real_events if e.type == "gamble_card")

@@ -1,5 +1,6 @@
 """Pure win evaluators: a window and the rules go in, wins come out."""
 
+from .cascade import positions_of_wins, refill
 from .expanding import ExpandedResult, evaluate_expanding
 from .lines import LineEvaluator, LineResult
 from .scatter import ScatterResult, evaluate_scatter
@@ -11,4 +12,6 @@ __all__ = [
     "ScatterResult",
     "evaluate_expanding",
     "evaluate_scatter",
+    "positions_of_wins",
+    "refill",
 ]
