@@ -144,15 +144,26 @@ class LinesGameData:
 
     @property
     def wild(self) -> str | None:
+        """The first wild symbol listed, or None."""
         return next((s.id for s in self.symbols if s.is_wild), None)
+
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """Every wild symbol, in the order listed."""
+        return tuple(s.id for s in self.symbols if s.is_wild)
 
     @property
     def scatter(self) -> str | None:
         return next((s.id for s in self.symbols if s.is_scatter), None)
 
-    def wild_pays_as(self) -> str:
-        """The ``wild_pays_as`` field: the symbol a line of wilds pays as (it must have pays)."""
-        f = self.root.get("wild_pays_as")
+    def wild_pays_as(self) -> str | None:
+        """The game's wild rule, the optional ``wild_pays_as`` field: the symbol whose pays a
+        line of wilds alone gets (another symbol, or the wild itself when it has pays of its
+        own); without it a line of wilds alone pays nothing unless the wild has own pays
+        (see `pyengine.evaluators.LineEvaluator`)."""
+        f = self.root.optional("wild_pays_as", None)
+        if f.value is None:
+            return None
         sid = f.as_str()
         if sid not in self.paytable.pays:
             raise f.error(f"{sid!r} has no pays")
@@ -197,9 +208,6 @@ def load_lines_game(root: Field) -> LinesGameData:
             raise kind_f.error(f"must be one of {[k.value for k in SymbolKind]}") from None
         symbols.append(Symbol(sid, f.get("name").as_str(), kind))
     ids = {s.id for s in symbols}
-    wilds = [s for s in symbols if s.is_wild]
-    if len(wilds) > 1:
-        raise root.get("symbols").error("at most one wild symbol is supported")
 
     pays: dict[str, dict[int, int]] = {}
     for sid, f in root.get("paytable").items():

@@ -80,8 +80,7 @@ GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
         )
     ),
     "pick_fixture": frozenset(
-        ("round_start", "spin", "line_win", "decision_pending", "choice_made", "round_end")
-        + ("pick_start", "pick_reveal", "pick_end")
+        (*_SHARED[:-2], "round_end", "pick_start", "pick_reveal", "pick_end")
     ),
 }
 """The event types each game's rounds produce: its client tests play every one of them."""

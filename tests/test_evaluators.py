@@ -326,3 +326,31 @@ def test_expanding_minimum_reel_counts(symbol: str) -> None:
             assert result is not None
             assert result.reels == tuple(sorted(reels))
             assert result.multiplier == PAYTABLE.pay(symbol, n) > 0
+
+
+# -- several wilds and each game's wild rule ----------------------------------------------------------
+RULE_PAYS = Paytable({"A": {3: 5, 4: 20, 5: 100}, "K": {3: 4, 4: 10, 5: 50}, "G": {3: 30, 4: 60, 5: 300}})
+ONE_LINE = [Payline(1, (0, 0, 0, 0, 0))]
+
+
+@pytest.mark.parametrize(
+    ("wilds", "pays_as", "line", "expected"),
+    [
+        # Two wilds stand in for each other and for A.
+        (("W", "P"), "A", ("W", "P", "A", "A", "K"), ("A", 4, 20)),
+        (("W", "P"), "A", ("P", "P", "P", "P", "P"), ("P", 5, 100)),
+        # A wild without pays of its own "works only in conjunction with other symbols".
+        (("W",), None, ("W", "W", "W", "W", "W"), None),
+        (("W",), None, ("W", "W", "W", "K", "A"), ("K", 4, 10)),
+        # A wild with pays of its own: the higher of its pay and the pay it completes.
+        (("G",), "G", ("G", "G", "G", "K", "A"), ("G", 3, 30)),
+        (("G",), "G", ("G", "G", "A", "A", "A"), ("A", 5, 100)),
+    ],
+)
+def test_several_wilds_and_the_wild_rule(
+    wilds: tuple[str, ...], pays_as: str | None, line: tuple[str, ...], expected: tuple[str, int, int] | None
+) -> None:
+    ev = LineEvaluator(ONE_LINE, RULE_PAYS, wild=wilds, wild_pays_as=pays_as)
+    window = tuple((s,) for s in line)
+    got = ev.evaluate(window, 1)
+    assert [(r.symbol, r.count, r.multiplier) for r in got] == ([expected] if expected else [])

@@ -417,3 +417,30 @@ def test_simulation_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
 def test_rtp_report_bad_mode() -> None:
     with pytest.raises(EngineError, match="has no mode 'buy'"):
         rtp_report("book_of_spells", "buy")
+
+
+# -- several wilds and the game's wild rule, exact against brute force -----------------------------------------
+OWN_PAYS = Paytable({**TINY_PAYS.pays, "G": {3: 50, 4: 100, 5: 400}})
+
+
+@pytest.mark.parametrize(
+    ("wilds", "wild_pays_as", "paytable"),
+    [
+        (("W", "P"), "H", TINY_PAYS),  # two wilds; a line of wilds alone pays as H
+        (("W", "P"), None, TINY_PAYS),  # wilds without pays "work only with other symbols"
+        (("G",), "G", OWN_PAYS),  # a wild with pays of its own: the higher of its pay and the one it completes
+    ],
+)
+def test_line_stats_with_several_wilds_and_wild_rules(
+    wilds: tuple[str, ...], wild_pays_as: str | None, paytable: Paytable
+) -> None:
+    swap = {"W": wilds[0], "M": wilds[-1]} if len(wilds) > 1 else {"W": wilds[0]}
+    strips = tuple(tuple(swap.get(s, s) for s in strip) for strip in TINY_STRIPS)
+    rs = ReelSet(strips, rows=2)
+    ev = LineEvaluator(TINY_LINES, paytable, wild=wilds, wild_pays_as=wild_pays_as)
+    pay = 0
+    for stops in itertools.product(*(range(len(s)) for s in rs.strips)):
+        pay += sum(r.multiplier for r in ev.evaluate(rs.window(stops), len(TINY_LINES)))
+    stats = line_stats(rs, paytable, wild=wilds, wild_pays_as=wild_pays_as)
+    assert stats.ev == Fraction(pay, rs.radix * len(TINY_LINES))
+    assert stats.ev > 0

@@ -304,7 +304,7 @@ CASES: list[tuple[str, Mutation, str, str]] = [
     ("one symbol", put(("symbols",), RAW["symbols"][:1]), "symbols", "must have at least 2 entries"),
     ("symbols an object", put(("symbols",), {}), "symbols", "must be a list, not dict"),
     ("symbol not an object", put(("symbols", 1), "MAGE"), "symbols[1]", "must be an object, not str"),
-    ("two wilds", add_wild, "symbols", "at most one wild symbol"),
+    ("two wilds in Book of Spells", add_wild, "symbols", "needs one symbol that is wild and scatter"),
     ("paytable unknown symbol", put(("paytable", "XX"), {"3": 5}), "paytable.XX", "unknown symbol 'XX'"),
     ("paytable count 6", put(("paytable", "A", "6"), 500), "paytable.A.6", 'counts must be written as "1" to "5"'),
     ("paytable count 0", put(("paytable", "A", "0"), 1), "paytable.A.0", 'counts must be written as "1" to "5"'),
@@ -403,3 +403,14 @@ def test_unmutated_copy_still_loads_after_the_cases() -> None:
     # The cases mutate deep copies only.
     assert json.loads(TEXT) == RAW
     assert _load(copy.deepcopy(RAW)).data.paytable == GAME.data.paytable
+
+
+def test_a_lines_game_may_have_several_wilds_and_no_wild_pays_as() -> None:
+    """The shared loader takes several wilds; without ``wild_pays_as`` the wild rule is
+    "a line of wilds alone pays nothing" (for wilds without pays)."""
+    data = copy.deepcopy(RAW)
+    add_wild(data)
+    del data["wild_pays_as"]
+    game = load_lines_game(parse_data("two_wilds.json", json.dumps(data)))
+    assert game.wilds == ("BOOK", "W2")
+    assert game.wild_pays_as() is None

@@ -11,7 +11,19 @@ from collections.abc import Iterable
 from ..model import Payline, Paytable, Window
 from ..values import record
 
-__all__ = ["LineEvaluator", "LineHit", "LineResult"]
+__all__ = ["LineEvaluator", "LineHit", "LineResult", "Wilds", "wild_set"]
+
+Wilds = str | Iterable[str] | None
+"""The wild symbols: one id, several, or None."""
+
+
+def wild_set(wild: Wilds) -> frozenset[str]:
+    """``wild`` as a set of symbol ids."""
+    if wild is None:
+        return frozenset()
+    if isinstance(wild, str):
+        return frozenset((wild,))
+    return frozenset(wild)
 
 LineHit = tuple[int, str, int, tuple[tuple[int, int], ...], int]
 """A paying line as a plain tuple: (line, symbol, count, positions, multiplier)."""
@@ -38,9 +50,13 @@ class LineResult:
 class LineEvaluator:
     """Evaluates the active paylines of a window.
 
-    ``wild`` substitutes for every symbol except those in ``not_substituted``; a line made
-    only of wilds pays as ``wild_pays_as`` (the highest-paying symbol), unless a better
-    real-symbol win exists on that line; only the highest win per line is paid.
+    Every symbol in ``wild`` (one id or several) substitutes for every symbol except those
+    in ``not_substituted``. The game's wild rule is ``wild_pays_as``: a line whose run from
+    reel 1 is made only of wilds pays as that symbol (another symbol, e.g. the
+    highest-paying one; or a wild itself, for a wild with pays of its own), or, with None,
+    as the first wild's own pays, which are nothing for a wild without pays (a wild that
+    "works only in conjunction with other symbols"). The line pays the higher of that and
+    the real-symbol win the wilds complete; only the highest win per line is paid.
 
     The result of a line depends only on its symbols, so results are memoised per symbol
     sequence: a spin costs one tuple and one dictionary lookup per line that can pay (those
@@ -60,6 +76,7 @@ class LineEvaluator:
         "_survivors",
         "_wild",
         "_wild_pays",
+        "_wilds",
     )
 
     def __init__(
@@ -67,7 +84,7 @@ class LineEvaluator:
         paylines: Iterable[Payline],
         paytable: Paytable,
         *,
-        wild: str | None,
+        wild: Wilds,
         wild_pays_as: str | None = None,
         not_substituted: Iterable[str] = (),
     ) -> None:
@@ -81,9 +98,12 @@ class LineEvaluator:
         self._pays: dict[str, tuple[int, ...]] = {
             s: tuple(counts.get(n, 0) for n in range(6)) for s, counts in paytable.pays.items()
         }
-        self._wild = wild
+        wilds = wild_set(wild)
+        first = wild if isinstance(wild, str) else min(wilds) if wilds else None
+        self._wilds = wilds
+        self._wild = first  # the symbol a run of wilds alone is reported as
         self._subst = frozenset(not_substituted)
-        source = wild_pays_as if wild_pays_as is not None else wild
+        source = wild_pays_as if wild_pays_as is not None else first
         self._wild_pays = self._pays.get(source, (0,) * 6) if source is not None else (0,) * 6
         self._cache: dict[tuple[str, ...], tuple[str, int, int] | None] = {}
         # Without one-symbol pays, a line whose first two symbols differ (no wild) cannot pay.
@@ -149,7 +169,7 @@ class LineEvaluator:
     def _candidates(self, cols: tuple[tuple[str, ...], ...]) -> tuple[Candidate, ...]:
         """The lines (index and five rows) that can pay, by their symbols on the first two
         or three columns ``cols`` (see `wins`)."""
-        wild = self._wild
+        wilds = self._wilds
         if len(cols) == 3:
             # The lines of the first two columns (memoised as well: there are far fewer
             # pairs than triples), checked on the third.
@@ -163,31 +183,31 @@ class LineEvaluator:
             for line in pair_lines:
                 _, r0, r1, r2, _, _ = line
                 a = c0[r0]
-                if a == wild:
-                    a = c1[r1]  # the symbol of the run so far (the wild if both are wild)
+                if a in wilds:
+                    a = c1[r1]  # the symbol of the run so far (a wild if both are wild)
                 c = c2[r2]
-                if c in (wild, a) or a == wild or a in pays_two:
+                if c == a or c in wilds or a in wilds or a in pays_two:
                     out.append(line)
             return tuple(out)
         c0, c1 = cols
         out = []
         for i, rows in enumerate(self._rows):
             a, b = c0[rows[0]], c1[rows[1]]
-            if a in (wild, b) or b == wild:
+            if a == b or a in wilds or b in wilds:
                 r0, r1, r2, r3, r4 = rows
                 out.append((i, r0, r1, r2, r3, r4))
         return tuple(out)
 
     def evaluate_symbols(self, syms: tuple[str, ...]) -> tuple[str, int, int] | None:
         """(symbol, count, multiplier) of the best win of one line's symbols, or None."""
-        wild = self._wild
+        wilds = self._wilds
         nosub = self._subst
         n = len(syms)
         w = 0
-        while w < n and syms[w] == wild:
+        while w < n and syms[w] in wilds:
             w += 1
         best_pay = self._wild_pays[w] if w else 0
-        best_sym = wild
+        best_sym = syms[0] if w else None
         best_count = w
         if w < n:
             target = syms[w]
@@ -197,7 +217,7 @@ class LineEvaluator:
                     while k < n and syms[k] == target:
                         k += 1
                 else:
-                    while k < n and (syms[k] == target or syms[k] == wild):
+                    while k < n and (syms[k] == target or syms[k] in wilds):
                         k += 1
                 p = self._pays.get(target, (0,) * 6)[k]
                 if p > best_pay:

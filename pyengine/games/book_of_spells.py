@@ -45,7 +45,7 @@ class BookOfSpells(LinesGame):
         super().__init__(data)
         root = data.root
         book = data.wild
-        if book is None or data.scatter != book:
+        if book is None or data.scatter != book or data.wilds != (book,):
             raise root.get("symbols").error("Book of Spells needs one symbol that is wild and scatter")
         self.book: str = book
         self.base_reels: ReelSet = data.reels["base"]

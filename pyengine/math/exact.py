@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from ..evaluators import LineEvaluator
+from ..evaluators.lines import Wilds, wild_set
 from ..model import Payline, Paytable, ReelSet
 
 __all__ = [
@@ -60,18 +61,18 @@ _Moved = tuple[tuple[tuple[int, _Key], ...], int]
 """Open runs after one more reel, and the pay fixed by the runs that ended there."""
 
 
-def _open_run(prefix: Sequence[str], wild: str | None, nosub: frozenset[str]) -> bool:
+def _open_run(prefix: Sequence[str], wilds: frozenset[str], nosub: frozenset[str]) -> bool:
     """Can a further symbol still change the result of a line that starts with ``prefix``?"""
-    if all(x == wild for x in prefix):
+    if all(x in wilds for x in prefix):
         return True
-    target = next(x for x in prefix if x != wild)
+    target = next(x for x in prefix if x not in wilds)
     if target in nosub:
         return prefix[0] == target and all(x == target for x in prefix)
-    return all(x in (target, wild) for x in prefix)
+    return all(x == target or x in wilds for x in prefix)
 
 
 def _one_line(
-    reels: ReelSet, paytable: Paytable, wild: str | None, wild_pays_as: str | None, not_substituted: Iterable[str]
+    reels: ReelSet, paytable: Paytable, wild: Wilds, wild_pays_as: str | None, not_substituted: Iterable[str]
 ) -> LineEvaluator:
     """The game's line evaluator on a single line, to judge one line's symbols."""
     return LineEvaluator(
@@ -102,7 +103,7 @@ def line_stats(
     reels: ReelSet,
     paytable: Paytable,
     *,
-    wild: str | None,
+    wild: Wilds,
     wild_pays_as: str | None = None,
     not_substituted: Iterable[str] = (),
 ) -> LineStats:
@@ -119,11 +120,12 @@ def line_stats(
     for k in range(n_reels - 1, -1, -1):
         tail[k] = tail[k + 1] * totals[k]
     nosub = frozenset(not_substituted)
+    wilds = wild_set(wild)
     combos: Counter[tuple[str, int]] = Counter()
 
     def walk(prefix: list[str], weight: int) -> None:
         k = len(prefix)
-        if k == n_reels or (k >= 2 and not _open_run(prefix, wild, nosub)):
+        if k == n_reels or (k >= 2 and not _open_run(prefix, wilds, nosub)):
             padded = (*prefix, *(["\0"] * (n_reels - k)))
             hit = evaluator.evaluate_symbols(padded)
             if hit is not None:
@@ -150,7 +152,7 @@ def spin_distribution(
     paylines: Sequence[Payline],
     paytable: Paytable,
     *,
-    wild: str | None,
+    wild: Wilds,
     wild_pays_as: str | None = None,
     not_substituted: Iterable[str] = (),
     counts: Callable[[tuple[str, ...]], tuple[int, ...]],
@@ -172,13 +174,14 @@ def spin_distribution(
     evaluator = _one_line(reels, paytable, wild, wild_pays_as, not_substituted)
     n_reels = len(reels.strips)
     nosub = frozenset(not_substituted)
+    wilds = wild_set(wild)
     pad = ("\0",) * n_reels
     prefixes: dict[_Key, tuple[str, ...]] = {}
     steps: dict[tuple[_Key, str], tuple[_Key | None, int]] = {}
 
     def canonical(prefix: tuple[str, ...]) -> _Key:
         w = 0
-        while w < len(prefix) and prefix[w] == wild:
+        while w < len(prefix) and prefix[w] in wilds:
             w += 1
         key = (w, prefix[w] if w < len(prefix) else None, len(prefix))
         prefixes.setdefault(key, prefix)
@@ -188,7 +191,7 @@ def spin_distribution(
         """The open run ``key`` meets ``symbol``: (its new key or None when it ends, the pay fixed)."""
         prefix = (*prefixes[key], symbol)
         k = len(prefix)
-        if k == n_reels or (k >= 2 and not _open_run(prefix, wild, nosub)):
+        if k == n_reels or (k >= 2 and not _open_run(prefix, wilds, nosub)):
             hit = evaluator.evaluate_symbols(prefix + pad[k:])
             return None, hit[2] if hit else 0
         return canonical(prefix), 0
