@@ -185,6 +185,7 @@ class LinesGameData:
             "bets": {
                 "lines": list(self.bets.lines),
                 "bet_per_line": list(self.bets.levels),
+                "coins": list(self.bets.coins),
                 "default": self.bets.default.to_json(),
                 "currency": self.bets.currency,
                 "minor_per_major": self.bets.minor_per_major,
@@ -265,8 +266,15 @@ def load_lines_game(root: Field) -> LinesGameData:
     levels = tuple(x.as_int(minimum=1) for x in bf.get("bet_per_line").as_list(min_len=1))
     if list(levels) != sorted(set(levels)) or list(lines) != sorted(set(lines)):
         raise bf.error("lines and bet_per_line must be strictly increasing")
-    default = Bet(bf.get("default_lines").as_int(), bf.get("default_bet_per_line").as_int())
-    if default.lines not in lines or default.bet_per_line not in levels:
+    coins = tuple(x.as_int(minimum=1) for x in bf.optional("coins", [1]).as_list(min_len=1))
+    if list(coins) != sorted(set(coins)):
+        raise bf.get("coins").error("coins per line must be strictly increasing")
+    default = Bet(
+        bf.get("default_lines").as_int(),
+        bf.get("default_bet_per_line").as_int(),
+        bf.optional("default_coins", coins[0]).as_int(),
+    )
+    if default.lines not in lines or default.bet_per_line not in levels or default.coins not in coins:
         raise bf.error("the default bet must be one of the offered bets")
     bets = BetConfig(
         lines,
@@ -274,6 +282,7 @@ def load_lines_game(root: Field) -> LinesGameData:
         default,
         bf.optional("currency", "FUN").as_str(),
         bf.optional("minor_per_major", 100).as_int(minimum=1),
+        coins,
     )
     return LinesGameData(
         id=gid,

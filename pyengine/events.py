@@ -85,13 +85,15 @@ def _frozen(value: Any) -> Any:
 
 @record
 class RoundStart(Event):
-    """A round began: the stake was taken from the balance."""
+    """A round began: the stake was taken from the balance. ``coins`` per line (1 in a game
+    without coins) at ``bet_per_line`` each (the coin size)."""
 
     type: ClassVar[str] = "round_start"
     game: str
     seed: int
     lines: int
     bet_per_line: int
+    coins: int
     stake: int
     balance: int
 

@@ -153,33 +153,69 @@ class Paytable:
 
 @dataclass(frozen=True, slots=True)
 class Bet:
-    """A placed bet: active lines and bet per line in minor units."""
+    """A placed bet: active lines, ``bet_per_line`` in minor units and ``coins`` per line.
+
+    In a coin game ``bet_per_line`` is the coin size (the value of one coin) and ``coins``
+    the coins bet on each line; every pay is counted in coins, and coins x coin size is
+    money. A game without coins bets 1 coin a line, whose size is the bet per line.
+    """
 
     lines: int
     bet_per_line: int
+    coins: int = 1
+
+    @property
+    def coin(self) -> int:
+        """The value of one coin in minor units (the bet per line of a game without coins)."""
+        return self.bet_per_line
+
+    @property
+    def line_bet(self) -> int:
+        """What one line stakes in minor units: coins x coin size."""
+        return self.coins * self.bet_per_line
+
+    @property
+    def total_coins(self) -> int:
+        """The coins staked in all: lines x coins per line."""
+        return self.lines * self.coins
 
     @property
     def total(self) -> int:
-        return self.lines * self.bet_per_line
+        """The total bet in minor units: lines x coins x coin size."""
+        return self.lines * self.coins * self.bet_per_line
 
     def to_json(self) -> dict[str, int]:
-        return {"lines": self.lines, "bet_per_line": self.bet_per_line, "total": self.total}
+        return {"lines": self.lines, "bet_per_line": self.bet_per_line, "coins": self.coins, "total": self.total}
 
 
 @dataclass(frozen=True, slots=True)
 class BetConfig:
-    """The bets a game offers. Money is in minor units (``minor_per_major`` per unit)."""
+    """The bets a game offers. Money is in minor units (``minor_per_major`` per unit).
+
+    ``levels`` are the bets per line (in a coin game, the coin sizes); ``coins`` the coins
+    per line on offer (``(1,)`` for a game without coins). A coin game's meters count
+    coins (``coin_meters``); its Bet Max keeps the coin size.
+    """
 
     lines: tuple[int, ...]
     levels: tuple[int, ...]
     default: Bet
     currency: str = "FUN"
     minor_per_major: int = 100
+    coins: tuple[int, ...] = (1,)
+
+    @property
+    def coin_game(self) -> bool:
+        """Whether the player bets coins per line (pays and meters in coins)."""
+        return self.coins != (1,)
 
     def validate(self, bet: Bet) -> Bet:
         """Return ``bet`` if offered, else raise `BetError` naming what is offered."""
-        if type(bet.lines) is not int or type(bet.bet_per_line) is not int:
+        if type(bet.lines) is not int or type(bet.bet_per_line) is not int or type(bet.coins) is not int:
             raise BetError(f"lines and bet per line must be whole numbers, not {bet.lines!r} and {bet.bet_per_line!r}")
+        if bet.coins not in self.coins:
+            offered = ", ".join(map(str, self.coins))
+            raise BetError(f"{bet.coins} coins per line is not offered; choose one of {offered}")
         if bet.lines not in self.lines:
             raise BetError(
                 f"{bet.lines} lines is not offered; choose one of {', '.join(map(str, self.lines))}"
@@ -191,23 +227,36 @@ class BetConfig:
 
     @property
     def max_bet(self) -> Bet:
-        return Bet(max(self.lines), max(self.levels))
+        """The most lines, the highest bet per line and the most coins."""
+        return Bet(max(self.lines), max(self.levels), max(self.coins))
+
+    def bet_max(self, bet: Bet) -> Bet:
+        """What Bet Max sets from ``bet``: the most lines and coins, and the highest bet per
+        line, except in a coin game, where the player's coin size stays."""
+        level = bet.bet_per_line if self.coin_game else max(self.levels)
+        return Bet(max(self.lines), level, max(self.coins))
 
     def next_lines(self, bet: Bet) -> Bet:
         """One more line; past the maximum it wraps to the fewest."""
         i = self.lines.index(bet.lines)
-        return Bet(self.lines[(i + 1) % len(self.lines)], bet.bet_per_line)
+        return Bet(self.lines[(i + 1) % len(self.lines)], bet.bet_per_line, bet.coins)
 
     def prev_lines(self, bet: Bet) -> Bet:
         """One line fewer; below the fewest it wraps to the maximum."""
         i = self.lines.index(bet.lines)
-        return Bet(self.lines[(i - 1) % len(self.lines)], bet.bet_per_line)
+        return Bet(self.lines[(i - 1) % len(self.lines)], bet.bet_per_line, bet.coins)
 
     def step_level(self, bet: Bet, step: int) -> Bet:
         """The next (``step`` = 1) or previous (-1) bet per line, held at the ends."""
         i = self.levels.index(bet.bet_per_line)
         j = min(max(i + step, 0), len(self.levels) - 1)
-        return Bet(bet.lines, self.levels[j])
+        return Bet(bet.lines, self.levels[j], bet.coins)
+
+    def step_coins(self, bet: Bet, step: int) -> Bet:
+        """One coin per line more (``step`` = 1) or fewer (-1), held at the ends."""
+        i = self.coins.index(bet.coins)
+        j = min(max(i + step, 0), len(self.coins) - 1)
+        return Bet(bet.lines, bet.bet_per_line, self.coins[j])
 
     def format(self, minor: int) -> str:
         """Minor units as a decimal string with thousands separators, e.g. 1250 -> '12.50',

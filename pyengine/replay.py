@@ -25,6 +25,7 @@ def replay(
     seed: int,
     lines: int,
     bet_per_line: int,
+    coins: int = 1,
     choices: Sequence[str] = (),
     settings: Mapping[str, Any] | None = None,
     balance: int = 100_000,
@@ -38,14 +39,8 @@ def replay(
     jackpot the round won (the pot's draw depends on the session's clock and pot, so a
     record keeps its outcome rather than redrawing it).
     """
-    session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line))
-    events = session._start(seed=seed, autoplay=autoplay, mode=mode, jackpot=jackpot)
-    for choice in choices:
-        events += session.choose(choice)
-    if session.in_round:
-        pending = session.pending
-        raise EngineError(f"the record ends while the round waits on {pending.kind if pending else '?'!r}")
-    return events
+    session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line, coins))
+    return session.replay(seed=seed, choices=choices, autoplay=autoplay, mode=mode, jackpot=jackpot)
 
 
 def golden_text(record: Mapping[str, Any]) -> str:
@@ -55,6 +50,7 @@ def golden_text(record: Mapping[str, Any]) -> str:
         seed=record["seed"],
         lines=record["lines"],
         bet_per_line=record["bet_per_line"],
+        coins=record.get("coins", 1),
         choices=record.get("choices", ()),
         settings=record.get("settings"),
         balance=record.get("balance", 100_000),

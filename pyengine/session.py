@@ -17,7 +17,7 @@ import hashlib
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .errors import (
@@ -85,7 +85,7 @@ class RoundRecord:
         return {
             "index": self.index,
             "seed": self.seed,
-            "bet": {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line},
+            "bet": _bet_json(self.bet),
             "autoplay": self.autoplay,
             "choices": list(self.choices),
             "events": [e.to_json() for e in self.events],
@@ -273,9 +273,17 @@ class Session:
     def bet_down(self) -> Bet:
         return self.set_bet(self.game.bets.step_level(self.bet, -1))
 
+    def coins_up(self) -> Bet:
+        """One coin per line more (a coin game), held at the most."""
+        return self.set_bet(self.game.bets.step_coins(self.bet, 1))
+
+    def coins_down(self) -> Bet:
+        return self.set_bet(self.game.bets.step_coins(self.bet, -1))
+
     def bet_max(self) -> Bet:
-        """The maximum lines and bet per line."""
-        return self.set_bet(self.game.bets.max_bet)
+        """The most lines and coins and the highest bet per line (a coin game keeps its
+        coin size)."""
+        return self.set_bet(self.game.bets.bet_max(self.bet))
 
     # -- rounds -------------------------------------------------------------------
     def spin(self, *, autoplay: bool = False, seed: int | None = None, mode: str = "base") -> list[Event]:
@@ -287,6 +295,28 @@ class Session:
         """
         return self._start(autoplay, seed, mode, None)
 
+    def replay(
+        self,
+        *,
+        seed: int,
+        choices: Sequence[str] = (),
+        autoplay: bool = False,
+        mode: str = "base",
+        jackpot: int = 0,
+    ) -> list[Event]:
+        """Play one round from its record at the current bet and return its whole event log:
+        its ``seed``, the ``choices`` made, and the time ``jackpot`` it won (the pot's draw
+        depends on the clock and the pot, so a record keeps the outcome rather than
+        redrawing it). The round must finish: a record that leaves it waiting raises
+        `EngineError` (and the round stays in play)."""
+        events = self._start(autoplay, seed, mode, jackpot)
+        for choice in choices:
+            events += self.choose(choice)
+        if self._round is not None:
+            pending = self._round.pending
+            raise EngineError(f"the record ends while the round waits on {pending.kind if pending else '?'!r}")
+        return events
+
     def buy(self, *, seed: int | None = None) -> list[Event]:
         """Buy the feature at the current bet (the price is `price("buy")`); return its events."""
         return self._start(False, seed, "buy", None)  # noqa: FBT003
@@ -297,7 +327,7 @@ class Session:
             self._idle("start a round")
         bet = self.bet
         if mode == "base":
-            stake = bet.lines * bet.bet_per_line
+            stake = bet.lines * bet.bet_per_line * bet.coins
         else:
             if mode not in self.game.modes:
                 raise EngineError(
@@ -339,7 +369,8 @@ class Session:
     def _begin(self, rnd: _Round) -> None:
         """Log the round's start and play it up to its first decision, or to its end."""
         bet = rnd.bet
-        rnd.events.append(RoundStart(self.game.id, rnd.seed, bet.lines, bet.bet_per_line, rnd.stake, self.balance))
+        start = RoundStart(self.game.id, rnd.seed, bet.lines, bet.bet_per_line, bet.coins, rnd.stake, self.balance)
+        rnd.events.append(start)
         rnd.process = process = self.game.play(rnd)
         self._round = rnd
         # Most rounds end without a decision: next() with a default ends them without
@@ -406,7 +437,7 @@ class Session:
             "game": self.game.id,
             "version": self.game.version,
             "balance": self.balance,
-            "bet": {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line},
+            "bet": _bet_json(self.bet),
             "settings": dict(self.settings),
             "rng": self._rng.state_back(len(self._seeds)),  # as if the seeds were drawn one by one
             "rounds_played": self.rounds_played,
@@ -416,7 +447,7 @@ class Session:
             else {
                 "index": rnd.index,
                 "seed": rnd.seed,
-                "bet": {"lines": rnd.bet.lines, "bet_per_line": rnd.bet.bet_per_line},
+                "bet": _bet_json(rnd.bet),
                 "autoplay": rnd.autoplay,
                 "choices": list(rnd.choices),
                 "balance_before": rnd.balance_before,
@@ -596,4 +627,8 @@ def _mode(game: Game, v: Any) -> str:
 
 
 def _bet(v: Any) -> Bet:
-    return Bet(_int(v["lines"]), _int(v["bet_per_line"]))
+    return Bet(_int(v["lines"]), _int(v["bet_per_line"]), _int(v["coins"]))
+
+
+def _bet_json(bet: Bet) -> dict[str, int]:
+    return {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "coins": bet.coins}

@@ -462,7 +462,7 @@ def test_session_round_events_frame_the_game_events() -> None:
     s = Session(GAME, balance=1_000, seed=0, bet=Bet(1, 10))
     events = s.spin(seed=1)
     assert isinstance(events[0], RoundStart)
-    assert events[0] == RoundStart("book_of_spells", 1, 1, 10, 10, 990)
+    assert events[0] == RoundStart("book_of_spells", 1, 1, 10, 1, 10, 990)
     while s.pending is not None:
         assert isinstance(events[-1], DecisionPending)
         kind, choice = s.pending.kind, s.pending.choices[0]

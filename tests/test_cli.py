@@ -86,7 +86,7 @@ def test_play_jsonl(capsys: pytest.CaptureFixture[str], choices: str) -> None:
     previous = None
     for r in rounds:
         assert set(r) == {"seed", "bet", "win", "balance_before", "balance_after", "events"}
-        assert r["bet"] == {"lines": 9, "bet_per_line": 10, "total": 90}
+        assert r["bet"] == {"lines": 9, "bet_per_line": 10, "coins": 1, "total": 90}
         assert r["balance_after"] == r["balance_before"] - r["bet"]["total"] + r["win"]
         if previous is not None:
             assert r["balance_before"] == previous["balance_after"]

@@ -137,7 +137,25 @@ def test_offered_bets() -> None:
     assert BETS.default == Bet(9, 10)
     assert BETS.max_bet == Bet(9, 100)
     assert Bet(9, 10).total == 90
-    assert Bet(3, 25).to_json() == {"lines": 3, "bet_per_line": 25, "total": 75}
+    assert Bet(3, 25).to_json() == {"lines": 3, "bet_per_line": 25, "coins": 1, "total": 75}
+    assert not BETS.coin_game
+    assert BETS.bet_max(Bet(1, 5)) == BETS.max_bet
+
+
+def test_coin_bets() -> None:
+    """A coin game: coins per line x coin size; Bet Max is the most lines and coins at the
+    player's coin size; a coin count not offered is refused."""
+    bets = BetConfig(lines=(1, 5, 10), levels=(1, 2, 5), default=Bet(10, 1, 1), coins=(1, 2, 3, 4, 5))
+    bet = Bet(5, 2, 3)
+    assert (bet.coin, bet.line_bet, bet.total_coins, bet.total) == (2, 6, 15, 30)
+    assert bets.coin_game
+    assert bets.bet_max(bet) == Bet(10, 2, 5)
+    assert bets.step_coins(bet, 1) == Bet(5, 2, 4)
+    assert bets.step_coins(Bet(5, 2, 5), 1) == Bet(5, 2, 5)
+    assert bets.step_level(bet, 1) == Bet(5, 5, 3)
+    assert bets.next_lines(bet) == Bet(10, 2, 3)
+    with pytest.raises(BetError, match="6 coins per line is not offered; choose one of 1, 2, 3, 4, 5"):
+        bets.validate(Bet(5, 2, 6))
 
 
 @pytest.mark.parametrize("bet", [Bet(1, 1), Bet(9, 100), Bet(5, 25)])
