@@ -117,4 +117,4 @@ def report(game: PickFixture, mode: str, settings: Mapping[str, int], lines: int
     }
 
 
-PLUGIN = Plugin(load=load, report="tests.fixture_game.pick_fixture:report", screen="slotui_fixture.pick_fixture")
+PLUGIN = Plugin(load=load, report="tests.fixture_game.pick_fixture:report", screen="tests.fixture_game.screen")

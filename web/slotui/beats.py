@@ -19,7 +19,7 @@ from .view import Banner, GambleView, IntroView
 if TYPE_CHECKING:
     from .controller import Controller
 
-__all__ = ["Beat", "GameScreen", "beat_for", "rebuild", "register", "register_screen", "screen_for"]
+__all__ = ["Beat", "GameScreen", "add_rebuilder", "beat_for", "rebuild", "register", "register_screen", "screen_for"]
 
 
 
@@ -63,6 +63,8 @@ class GameScreen:
     """Symbols also drawn large (intros): rasterized at the reel window's height."""
     pictures: tuple[str, ...] = ("background", "frame", "logo")
     """The game's other pictures (``static/games/<id>/<name>.svg``) the screen draws."""
+    pick_look: Any = None
+    """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
 
 
 _SCREENS: dict[str, GameScreen] = {}
@@ -387,6 +389,15 @@ def beat_for(e: ev.Event, c: Controller) -> Beat | None:
     return handler(e, c) if handler is not None else None
 
 
+_REBUILDERS: list[Callable[[Controller, list[ev.Event]], None]] = []
+
+
+def add_rebuilder(fn: Callable[[Controller, list[ev.Event]], None]) -> None:
+    """A shared feature's recovery (e.g. the pick board), run on the round in play after
+    the game's own."""
+    _REBUILDERS.append(fn)
+
+
 def rebuild(c: Controller) -> None:
     """Recovery: show the last settled reels and the state of the round in play."""
     s = c.session
@@ -408,6 +419,8 @@ def rebuild(c: Controller) -> None:
     c.win_shown = s.round_win
     if c.screen.rebuild is not None:
         c.screen.rebuild(c, events)
+    for fn in _REBUILDERS:
+        fn(c, events)
     if c.pending_kind == "gamble":
         cards = [e for e in events if isinstance(e, ev.GambleCard)]
         current = cards[-1].win if cards else s.round_win

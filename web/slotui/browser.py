@@ -499,12 +499,12 @@ class App:
         if self.controller.held:
             self.controller.press("release", PERF.now())
 
-    def on_tap(self, _evt: Any) -> None:
-        c = self.controller
-        if c.presenting:
-            c.press("stop", PERF.now())
-        elif c.pending_kind == "feature_start":
-            c.press("start_feature", PERF.now())
+    def on_tap(self, evt: Any) -> None:
+        dpr = float(window.devicePixelRatio or 1)
+        x = float(getattr(evt, "offsetX", 0) or 0) * dpr
+        y = float(getattr(evt, "offsetY", 0) or 0) * dpr
+        self.controller.now = float(PERF.now())
+        self.controller.tap(x, y, self.layout)
 
     # -- dialogs -----------------------------------------------------------------------------
     def open_dialog(self, kind: str) -> None:

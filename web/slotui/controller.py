@@ -16,15 +16,21 @@ from typing import Any, Protocol
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
 from pyengine.errors import EngineError
 from pyengine.events import Event
+from pyengine.games import plugin
 from pyengine.session import Session
 
 from .beats import Beat, beat_for, screen_for
 from .controls import BUTTONS, Button, Controls
+from .layout import Layout
+from .pick import PICK, PickCell, PickOverlay, board, look_of, waiting_on_pick
 from .reels import ReelBank
 from .timing import NORMAL, REDUCED, TURBO, Timing
 from .view import View
 
 __all__ = ["STOP_REASONS", "Controller", "Host", "stop_reason"]
+
+KNOWN_DECISIONS = frozenset({"collect_or_gamble", "gamble", "feature_start", "free_spin", PICK})
+"""The decisions with their own controls; any other is answered on a board of its choices."""
 
 STOP_REASONS = {
     StopReason.ROUNDS: "Autoplay finished its rounds.",
@@ -39,7 +45,7 @@ STOP_REASONS = {
 
 def stop_reason(reason: StopReason, game_id: str) -> str:
     """The message for ``reason`` in game ``game_id`` (its feature named as the game names it)."""
-    importlib.import_module(f"{__package__}.{game_id}")
+    importlib.import_module(plugin(game_id).screen)
     return STOP_REASONS[reason].format(feature=screen_for(game_id).feature)
 
 
@@ -73,8 +79,8 @@ class Controller:
         self.session = session
         self.host = host
         self.desc = session.game.describe()
-        # The game's own screens (intro, feature overlays) register their beats on import.
-        importlib.import_module(f"{__package__}.{session.game.id}")
+        # The game's own screen (its plug-in names the module) registers its beats on import.
+        importlib.import_module(plugin(session.game.id).screen)
         self.screen = screen_for(session.game.id)
         self.turbo = turbo
         self.reduced_motion = reduced_motion
@@ -95,6 +101,7 @@ class Controller:
         self.in_feature = False
         self.decision_wait_until = 0.0
         self.start_requested = False
+        self.queued_pick: int | None = None  # a cell picked while the last reveal still played
         self.hurry_next = False
         self.base_win = 0
         self.win_limit = 1 << 62  # the most the meter may show in this round (a win limit)
@@ -159,6 +166,11 @@ class Controller:
         if now is not None:
             self.now = now
         self.dirty = True
+        if action.startswith("pick:"):
+            index = action[5:]
+            if index.isdigit():
+                self._pick(int(index))
+            return
         handler = getattr(self, f"_do_{action}", None)
         if handler is None:
             if action in ("paytable", "help", "history", "settings", "exit"):
@@ -272,6 +284,76 @@ class Controller:
                 self.beat.hurry(self)
             return
         self._choose("feature_start", "start")
+
+    # -- picks -------------------------------------------------------------------------------
+    def _pick(self, cell: int) -> None:
+        """Open ``cell`` of the board (a pick), or take the choice it shows (any other
+        decision without controls of its own)."""
+        overlay = board(self)
+        d = self.session.pending
+        if overlay is None or d is None or not 0 <= cell < len(overlay.cells) or overlay.cells[cell].prize is not None:
+            return
+        if self.presenting:
+            # The last reveal is still turning: hurry it and open this cell next.
+            self.queued_pick = cell
+            self._do_stop()
+            return
+        overlay.focus = cell
+        if d.kind == PICK:
+            choice = str(cell)
+        elif cell < len(d.choices):
+            choice = d.choices[cell]
+        else:
+            return
+        if choice in d.choices:
+            self._engine(lambda: self.session.choose(choice))
+
+    def _move_pick(self, dx: int, dy: int) -> None:
+        overlay = board(self)
+        if overlay is not None and self.context() == "pick":
+            overlay.move_focus(dx, dy)
+
+    def _do_pick_left(self) -> None:
+        self._move_pick(-1, 0)
+
+    def _do_pick_right(self) -> None:
+        self._move_pick(1, 0)
+
+    def _do_pick_up(self) -> None:
+        self._move_pick(0, -1)
+
+    def _do_pick_down(self) -> None:
+        self._move_pick(0, 1)
+
+    def _do_pick_enter(self) -> None:
+        overlay = board(self)
+        if overlay is not None:
+            self._pick(overlay.focus)
+
+    def tap(self, x: float, y: float, layout: Layout | None) -> None:
+        """A click or tap on the canvas at (x, y) in canvas pixels: open the cell under it
+        during a pick, else stop the reels or start the feature."""
+        overlay = board(self)
+        if overlay is not None and layout is not None and self.context() in ("pick", "spinning", "free_spins"):
+            cell = overlay.cell_at(layout, x, y)
+            if cell is not None and self.session.pending is not None:
+                self.press(f"pick:{cell}", self.now)
+                return
+        if self.presenting:
+            self.press("stop", self.now)
+        elif self.pending_kind == "feature_start":
+            self.press("start_feature", self.now)
+
+    def _choice_board(self) -> None:
+        """A decision the controller has no controls for: its choices on a board."""
+        d = self.session.pending
+        if d is None or board(self) is not None:
+            return
+        columns = min(len(d.choices), 5)
+        cells = [PickCell(face=ch) for ch in d.choices]
+        overlay = PickOverlay(d.kind, columns, cells, look_of(self), started=self.now)
+        self.view.overlays.append(overlay)
+        waiting_on_pick(self)
 
     def _do_turbo(self) -> None:
         self.turbo = not self.turbo
@@ -425,6 +507,14 @@ class Controller:
             self.start_requested = False
             self._choose("feature_start", "start")
             return
+        if kind is not None and kind not in KNOWN_DECISIONS:
+            self._choice_board()
+        if kind == PICK or (kind is not None and kind not in KNOWN_DECISIONS):
+            waiting_on_pick(self)
+            queued, self.queued_pick = self.queued_pick, None
+            if queued is not None and self.autoplay is None:
+                self._pick(queued)
+            return
         if kind == "free_spin":
             if self.decision_wait_until == 0.0:
                 self.decision_wait_until = now + self.timing.pause
@@ -451,6 +541,8 @@ class Controller:
             return kind
         if kind == "free_spin":
             return "free_spins"
+        if kind is not None:
+            return "pick"  # a pick, or any other decision answered on its board
         return "idle"
 
     def data_state(self) -> str:
@@ -459,7 +551,7 @@ class Controller:
         if self.presenting or self.autoplay is not None:
             # What the engine already knows (a feature, a gamble) shows only when presented.
             return "spinning"
-        if self.pending_kind in ("gamble", "feature_start", "free_spin"):
+        if self.pending_kind not in (None, "collect_or_gamble"):
             return "feature"
         return "ready"
 

@@ -1,10 +1,11 @@
 """Keyboard map: a key (``KeyboardEvent.code``) and the screen's context give an action.
 
-Space spins and stops everywhere. Book of Spells adds every shortcut of its rules:
-bet size Numpad+/-, Bet Max B, Collect Space/Enter/7/Numpad7, Paytable P/8/Numpad8,
-Help H/9/Numpad9, Exit Q, Autoplay A, Spin S/0/Numpad0/Enter/Space, Lines Left/Right
-and 1/2 (+Numpad), Gamble start 5/Numpad5, red 5/Numpad5, black 6/Numpad6, feature
-start/play/hide Space/Enter/0/Numpad0/S.
+Space spins and stops everywhere. The shortcuts every game shares: bet size Numpad+/-,
+Bet Max B, Collect Space/Enter/7/Numpad7, Paytable P/8/Numpad8, Help H/9/Numpad9, Exit Q,
+Autoplay A, Spin S/0/Numpad0/Enter/Space, Lines Left/Right and 1/2 (+Numpad), Gamble
+start 5/Numpad5, red 5/Numpad5, black 6/Numpad6, feature start Space/Enter/0/Numpad0/S.
+On a pick board: 1-9 open that cell, the arrow keys move the focus and Space or Enter
+opens the focused cell.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def action_for_key(code: str, context: str) -> str | None:
     """The action for key ``code`` in ``context``.
 
     Contexts: ``idle``, ``spinning``, ``presenting``, ``collect_or_gamble``, ``gamble``,
-    ``feature_start``, ``free_spins``, ``autoplay``, ``dialog``.
+    ``feature_start``, ``free_spins``, ``pick``, ``autoplay``, ``dialog``.
     """
     if context == "dialog":
         return "close" if code in ("Escape", "Space", "Enter", "KeyP", "KeyH") else None
@@ -56,6 +57,8 @@ def action_for_key(code: str, context: str) -> str | None:
         return "stop" if code in _SPIN else None
     if context in ("spinning", "presenting", "free_spins"):
         return "stop" if code in _SPIN else None
+    if context == "pick":
+        return _pick_action(code)
     if context == "feature_start":
         return "start_feature" if code in _SPIN else None
     if context == "gamble":
@@ -76,3 +79,18 @@ def action_for_key(code: str, context: str) -> str | None:
     if code in _SPIN:
         return "spin"
     return _IDLE.get(code)
+
+
+_ARROWS = {"ArrowLeft": "pick_left", "ArrowRight": "pick_right", "ArrowUp": "pick_up", "ArrowDown": "pick_down"}
+
+
+def _pick_action(code: str) -> str | None:
+    """A key on a pick board: a digit opens that cell (1 is the first), arrows move, Enter opens."""
+    for prefix in ("Digit", "Numpad"):
+        if code.startswith(prefix) and code[len(prefix) :] in "123456789" and len(code) == len(prefix) + 1:
+            return f"pick:{int(code[len(prefix):]) - 1}"
+    if code in _ARROWS:
+        return _ARROWS[code]
+    if code in ("Space", "Enter", "NumpadEnter"):
+        return "pick_enter"
+    return None
