@@ -29,7 +29,7 @@ import time
 import urllib.parse
 import venv
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -160,8 +160,10 @@ console.log(imported);
 
 GAMES_CODE = r"""
 import json, sys
-from pyengine.games import GAME_IDS, get_game
-ids, with_rtp = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
+from pyengine.games import GAME_IDS, get_game, register
+ids, with_rtp, plugins = json.loads(sys.argv[1]), set(json.loads(sys.argv[2])), json.loads(sys.argv[3])
+for gid, module in plugins.items():
+    register(gid, module)
 out = []
 for gid in ids:
     game = get_game(gid)
@@ -198,6 +200,11 @@ for gid in ids:
         item["mode_rtp"] = {"base": report["rtp"]}
         for mode in item["modes"][1:]:
             item["mode_rtp"][mode] = rtp_report(gid, mode)["rtp"]
+    if gid in plugins:
+        # A game that is not shipped with the engine: the page registers its module, the
+        # lobby does not list it.
+        item["module"] = plugins[gid]
+        item["hidden"] = True
     out.append(item)
 print(json.dumps(out))
 """
@@ -279,16 +286,22 @@ def playable_games(python: Path) -> list[str]:
     return [g for g in ids if g not in missing]
 
 
-def game_entries(python: Path, ids: list[str]) -> list[dict[str, Any]]:
-    """games.json's entries: bets from the engine, and the exact RTP (cached per engine version)."""
+def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """games.json's entries: bets from the engine, and the exact RTP (cached per engine version).
+
+    ``plugins`` are games that are not shipped with the engine (id -> module), e.g. the
+    tests' fixture game: registered first, listed after the others, never cached."""
+    plugins = dict(plugins or {})
     key = _tree_hash(ROOT / "pyengine")[:20]
     rtp_file = CACHE / f"rtp-{key}.json"
     rtp: dict[str, dict[str, Any]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
     need = [g for g in ids if "mode_rtp" not in rtp.get(g, {})]
     if need:
         log(f"computing the exact RTP of {', '.join(need)} (cached until pyengine/ changes)")
+    ids = [*ids, *plugins]
+    need = [*need, *plugins]
     res = subprocess.run(
-        [str(python), "-c", GAMES_CODE, json.dumps(ids), json.dumps(need)],
+        [str(python), "-c", GAMES_CODE, json.dumps(ids), json.dumps(need), json.dumps(plugins)],
         capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
     )
     if res.returncode != 0:
@@ -296,13 +309,13 @@ def game_entries(python: Path, ids: list[str]) -> list[dict[str, Any]]:
         sys.exit(1)
     entries: list[dict[str, Any]] = json.loads(res.stdout)
     for e in entries:
-        if "rtp" in e:
+        if "rtp" in e and e["id"] not in plugins:
             rtp[e["id"]] = {"rtp": e["rtp"], "max_win_x": e["max_win_x"], "mode_rtp": e["mode_rtp"]}
     if need:
         rtp_file.parent.mkdir(parents=True, exist_ok=True)
         rtp_file.write_text(json.dumps(rtp, indent=1, sort_keys=True))
     for e in entries:
-        e.update(rtp[e["id"]])
+        e.update(rtp.get(e["id"], {}))
         e["assets"] = game_assets(e["id"], [s["id"] for s in e["symbols"]], e["symbols"])
     return entries
 
@@ -436,12 +449,18 @@ class SiteBuild:
     games: list[str] = field(default_factory=list)
 
 
-def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) -> SiteBuild:
+def build_site(
+    out: Path = SITE, *, python: Path = PY, snapshot: bool = True, plugins: Mapping[str, str] | None = None
+) -> SiteBuild:
     """Write the static site to ``out`` (replaced whole when done). ``python`` has the dev extra.
 
     With ``snapshot``, Python starts from a memory snapshot made at build time (see
-    `make_snapshot`): seconds faster, at the price of a larger download.
+    `make_snapshot`): seconds faster, at the price of a larger download. ``plugins`` adds
+    games that are not shipped with the engine (id -> engine module, e.g. the tests'
+    fixture game, `FIXTURE`): their package travels as plugins.zip, the page registers
+    them, and the lobby does not list them.
     """
+    plugins = dict(plugins or {})
     if not (PYODIDE_DIR / "pyodide.mjs").exists() or not (PYSCRIPT_DIR / "dist" / "core.js").exists():
         ensure_npm()
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
@@ -485,6 +504,9 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
     wheel = build_wheel(python)
     _copy(wheel, tmp / "wheels" / wheel.name)
     files: dict[str, str] = {f"./wheels/{wheel.name}": f"{site_packages}/*", "./slotui.zip": "./slotui/*"}
+    if plugins:
+        _plugin_zip(tmp / "plugins.zip", plugins.values())
+        files["./plugins.zip"] = "./*"
     interpreter = "./pyodide/pyodide.mjs"
     snap = make_snapshot(wheel, WEB / "slotui") if snapshot else None
     if snap is not None:
@@ -508,7 +530,7 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
             "pyscript": _npm_version(PYSCRIPT_DIR),
             "python": lock["info"]["python"],
         },
-        "games": game_entries(python, ids),
+        "games": game_entries(python, ids, plugins),
     }
     (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
 
@@ -544,6 +566,28 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
     return SiteBuild(out, version, [*rel_files, "sw.js"], raw_total, gz_total, ids)
 
 
+FIXTURE = {"pick_fixture": "tests.fixture_game.pick_fixture"}
+"""The tests' fixture game (not shipped): ``build --fixture`` and the browser tests add it."""
+
+
+def _plugin_zip(path: Path, modules: Iterable[str]) -> None:
+    """The packages of ``modules`` (with their parents' ``__init__.py``), as a zip to unpack
+    into the page's working folder, which is on ``sys.path``."""
+    names: dict[str, bytes] = {}
+    for module in modules:
+        parts = module.split(".")[:-1]
+        for i in range(1, len(parts)):
+            init = ROOT.joinpath(*parts[:i], "__init__.py")
+            names["/".join(parts[:i]) + "/__init__.py"] = init.read_bytes() if init.exists() else b""
+        folder = ROOT.joinpath(*parts)
+        for p in _tree_files(folder):
+            if p.suffix in (".py", ".json"):
+                names[p.relative_to(ROOT).as_posix()] = p.read_bytes()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(names):
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), names[name], zipfile.ZIP_DEFLATED)
+
+
 def _npm_version(package_dir: Path) -> str:
     return str(json.loads((package_dir / "package.json").read_text())["version"])
 
@@ -552,7 +596,7 @@ def cmd_build(args: argparse.Namespace) -> None:
     ensure_venv()
     ensure_npm()
     out = Path(args.out).resolve() if args.out else SITE
-    b = build_site(out, snapshot=not args.no_snapshot)
+    b = build_site(out, snapshot=not args.no_snapshot, plugins=FIXTURE if args.fixture else None)
     log(
         f"site {b.version} in {b.path}: {len(b.files)} files, {b.raw_bytes / 1e6:.1f} MB "
         f"({b.gzip_bytes / 1e6:.1f} MB gzip); games: {', '.join(b.games) or 'none'}"
@@ -862,6 +906,9 @@ def main() -> None:
     bd = sub.add_parser("build", help="write the static site to site/")
     bd.add_argument("--out", help="write the site here instead of site/")
     bd.add_argument("--no-snapshot", action="store_true", help="start Python without a memory snapshot")
+    bd.add_argument(
+        "--fixture", action="store_true", help="add the tests' fixture game (game=pick_fixture; not in the lobby)"
+    )
     sv = sub.add_parser("serve", help="build, then serve the site on http://127.0.0.1:8000")
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--host", default="127.0.0.1")

@@ -175,7 +175,7 @@ function parseParams(search, games) {
   const list = games.games;
   const gameLinks = () => {
     const ul = el("ul", { class: "choices" });
-    for (const g of list) {
+    for (const g of list.filter((x) => !x.hidden)) {
       const a = el("a", { href: `./play.html?game=${encodeURIComponent(g.id)}` }, [el("code", { text: g.id })]);
       ul.append(el("li", {}, [a, ` — ${g.name}`]));
     }

@@ -60,9 +60,10 @@ async function main() {
   const status = document.getElementById("lobby-status");
   try {
     const data = await loadGames();
-    list.replaceChildren(...data.games.map(tile));
-    status.textContent = data.games.length ? "" : "No games are playable yet.";
-    status.hidden = data.games.length > 0;
+    const shown = data.games.filter((g) => !g.hidden); // games not shipped (test fixtures) stay off the lobby
+    list.replaceChildren(...shown.map(tile));
+    status.textContent = shown.length ? "" : "No games are playable yet.";
+    status.hidden = shown.length > 0;
   } catch (err) {
     status.textContent = "The games could not be loaded. Check the connection and reload the page.";
     console.error("[slot-studio]", err);

@@ -69,7 +69,8 @@ def build_module() -> ModuleType:
 
 def build_site(out: Path) -> Any:
     """Build the site of this checkout into ``out`` with the running interpreter's tools."""
-    return build_module().build_site(out, python=Path(sys.executable))
+    build = build_module()
+    return build.build_site(out, python=Path(sys.executable), plugins=build.FIXTURE)
 
 
 def serve(site: Path, *, base: str = "/") -> Any:

@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-f
 
 from pyengine.autoplay import AutoplayLimits
 from pyengine.errors import EngineError, SnapshotError
+from pyengine.games import register
 from pyengine.model import Bet
 from pyengine.session import DEFAULT_BALANCE, Session
 from slotui import pages
@@ -26,6 +27,7 @@ from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
 from slotui.layout import Layout, compute_layout
+from slotui.pick import board
 from slotui.render import draw
 
 # The page's globals, bound by `main` (this module is imported, without a page, when the
@@ -301,6 +303,8 @@ class App:
         self.embed = bool(params.embed)
         games = json.loads(window.JSON.stringify(STUDIO.games))
         self.info = next(g for g in games["games"] if g["id"] == self.game_id)
+        if self.info.get("module"):
+            register(self.game_id, str(self.info["module"]))  # a game not shipped with the engine
         self.assets = f"static/games/{self.game_id}"
         suffix = f":seed:{self.seed}" if self.seed is not None else ""
         self.key = f"slotstudio:{STORAGE_VERSION}:{self.game_id}{suffix}"
@@ -323,6 +327,7 @@ class App:
         self.frame_times: deque[float] = deque(maxlen=240)
         self.ready_ms = 0.0
         self.press_at = 0.0
+        self.picking = False
         self.stats = window.Object.new()
         window.slotStats = self.stats
         overlay = document.getElementById("debug") if self.debug else None
@@ -374,6 +379,10 @@ class App:
         urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
         for extra in self.controller.screen.pictures:
             urls[extra] = f"{self.assets}/{extra}.svg"
+        # Only the pictures the build found (games.json): a game without some of them draws text.
+        known = self.info.get("assets", {}).get("pictures")
+        if isinstance(known, list):
+            urls = {k: u for k, u in urls.items() if u in known}
 
         async def one(key: str, url: str) -> None:
             img = await STUDIO.image(url)  # boot.js began fetching the game's pictures early
@@ -610,6 +619,11 @@ class App:
         self.frame_times.append(ts)
         if len(self.frame_times) % 30 == 0:
             self.publish_stats()
+        if self.picking or board(self.controller) is not None:
+            # The board on screen, every frame while there is one (a few cells: cheap).
+            found = self._pick_stats()
+            self.stats.pick = found
+            self.picking = found is not None
         window.requestAnimationFrame(self._frame)
 
     def publish_stats(self) -> None:
@@ -625,6 +639,30 @@ class App:
         if self.overlay is not None:
             self.overlay.hidden = False
             self.overlay.textContent = f"{fps:.0f} fps · p95 {p95:.2f} ms/frame · ready {self.ready_ms:.0f} ms"
+
+    def _pick_stats(self) -> Any:
+        """The pick board on screen, for tests and embedding pages that drive the game: its
+        name, which cells are open, whether it waits on the player or shows its end, and
+        each cell's box in CSS pixels of the canvas (None when no board is shown)."""
+        overlay = board(self.controller)
+        if overlay is None:
+            return None
+        dpr = float(window.devicePixelRatio or 1)
+        x0, y0, size, gap = overlay.geometry(self.layout)
+        boxes = []
+        for i in range(len(overlay.cells)):
+            row, col = divmod(i, overlay.columns)
+            boxes.append([(x0 + col * (size + gap)) / dpr, (y0 + row * (size + gap)) / dpr, size / dpr, size / dpr])
+        return js_obj(
+            {
+                "name": overlay.name,
+                "open": [i for i, c in enumerate(overlay.cells) if c.prize is not None],
+                "waiting": overlay.waiting,
+                "ended": bool(overlay.message),
+                "focus": overlay.focus,
+                "boxes": boxes,
+            }
+        )
 
     def fail(self, exc: BaseException) -> None:
         STUDIO.fail(f"The game stopped because of an error: {exc}")
