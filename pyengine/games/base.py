@@ -8,8 +8,10 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..data import LinesGameData
+from ..evaluators import LineEvaluator
+from ..events import LineWin, Spin
 from ..features.jackpot import JackpotRules
-from ..model import Bet, BetConfig
+from ..model import Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
 
 __all__ = ["Game", "LinesGame", "Plugin", "Report"]
@@ -98,3 +100,22 @@ class LinesGame:
 
     def describe(self) -> dict[str, Any]:
         return self.data.describe() | {"wild_pays_as": self.wild_pays_as}
+
+    @staticmethod
+    def spin_lines(
+        ctx: RoundContext, reels: ReelSet, lines: LineEvaluator, phase: str
+    ) -> tuple[tuple[int, ...], Window, int]:
+        """One spin of a lines game, the hot path of every round: draw the stops, emit the
+        `Spin` and a `LineWin` per paying active line (pay x coins x coin size); return
+        (stops, window, the line win). Scatters and features are the game's own."""
+        stops, window = reels.draw(ctx.rng.below(reels.radix))
+        events = ctx.events
+        events.append(Spin(phase, stops, window))
+        bet = ctx.bet
+        per_line = bet.bet_per_line * bet.coins
+        win = 0
+        for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
+            amount = multiplier * per_line
+            win += amount
+            events.append(LineWin(line, symbol, count, positions, multiplier, amount))
+        return stops, window, win

@@ -13,7 +13,7 @@ from typing import Any
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
 from ..errors import EngineError
 from ..evaluators import LineEvaluator, evaluate_expanding
-from ..events import ExpandedWin, ExpandingSymbolChosen, LineWin, ScatterWin, Spin
+from ..events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
 from ..features.free_spins import FreeSpins
 from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
 from ..model import Bet, ReelSet, Window
@@ -113,16 +113,8 @@ class BookOfSpells(LinesGame):
     ) -> tuple[Window, int, int]:
         """Spin ``reels``; emit the spin, its line wins and its Book scatter win; return
         (window, win, books)."""
-        stops, window = reels.draw(ctx.rng.below(reels.radix))
-        events = ctx.events
-        events.append(Spin(phase, stops, window))
+        stops, window, win = self.spin_lines(ctx, reels, lines, phase)
         bet = ctx.bet
-        bpl = bet.bet_per_line
-        win = 0
-        for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
-            amount = multiplier * bpl
-            win += amount
-            events.append(LineWin(line, symbol, count, positions, multiplier, amount))
         # The Books are looked up per reel stop: the positions `evaluate_scatter` would find.
         b0, b1, b2, b3, b4 = books_at
         s0, s1, s2, s3, s4 = stops
@@ -132,7 +124,7 @@ class BookOfSpells(LinesGame):
         if multiplier:
             amount = multiplier * bet.total
             win += amount
-            events.append(ScatterWin(self.book, n, books, multiplier, amount))
+            ctx.events.append(ScatterWin(self.book, n, books, multiplier, amount))
         return window, win, n
 
     def play(self, ctx: RoundContext) -> RoundProcess:
@@ -170,7 +162,7 @@ class BookOfSpells(LinesGame):
                 fs.retrigger(rules.award)
             ex = evaluate_expanding(window, symbol, self.data.paytable)
             if ex is not None:
-                amount = ex.multiplier * bet.bet_per_line * bet.lines
+                amount = ex.multiplier * bet.line_bet * bet.lines
                 win += amount
                 ctx.emit(ExpandedWin(symbol, ex.reels, len(ex.reels), bet.lines, ex.multiplier, amount))
             fs.credit(win)

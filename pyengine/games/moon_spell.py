@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
 from ..errors import EngineError
 from ..evaluators import LineEvaluator
-from ..events import Event, FeatureBought, LineWin, Position, Spin, WinCapReached, register_event
+from ..events import Event, FeatureBought, Position, WinCapReached, register_event
 from ..features.hold_and_respin import HoldAndRespinRules, hold_and_respin
 from ..features.jackpot import JackpotRules
 from ..model import Bet, ReelSet
@@ -163,16 +163,8 @@ class MoonSpell(LinesGame):
             self._cap(ctx)
             return
         rng = ctx.rng
-        reels = self.base_reels
-        stops, window = reels.draw(rng.below(reels.radix))
+        stops, _, win = self.spin_lines(ctx, self.base_reels, self.lines, "base")
         append = ctx.events.append
-        append(Spin("base", stops, window))
-        bpl = bet.bet_per_line
-        win = 0
-        for line, symbol, count, line_positions, multiplier in self.lines.wins(window, bet.lines):
-            amount = multiplier * bpl
-            win += amount
-            append(LineWin(line, symbol, count, line_positions, multiplier, amount))
         m0, m1, m2, m3, m4 = self._moon_at
         s0, s1, s2, s3, s4 = stops
         positions = m0[s0] + m1[s1] + m2[s2] + m3[s3] + m4[s4]
@@ -182,7 +174,7 @@ class MoonSpell(LinesGame):
         below = rng.below
         lookup = self._base_lookup
         size = len(lookup)
-        total = bet.lines * bpl
+        total = bet.total
         table = self._prizes.get(total) or self.prizes(total)
         prizes = tuple([table[lookup[below(size)]] for _ in positions])
         append(MoonPrizes(positions, prizes))
