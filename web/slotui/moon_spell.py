@@ -9,44 +9,66 @@ during its animation finds the round finished: recovery then shows the final boa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from fractions import Fraction
+from html import escape
+from typing import Any
 
 from pyengine import events as ev
 from pyengine.games.moon_spell import MoonPrizes
 
+from . import pages
 from .beats import Beat, GameScreen, register_screen, symbol_name
 from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
-from .view import Banner, FeatureIntro
+from .intro import FeatureCard
+from .overlay import IntroCard
+from .pages import PageContext, img, pct, x_text
+from .stage import Stage
+from .view import Banner
 
-if TYPE_CHECKING:
-    from .controller import Controller
-
-__all__ = ["SCREEN", "rebuild_feature"]
+__all__ = ["SCREEN", "buy_html", "paytable_html", "rebuild_feature", "rules_html"]
 
 Position = tuple[int, int]
 FEATURE = "hold_and_respin"
 
 
 # -- helpers --------------------------------------------------------------------------------
-def _moon(c: Controller) -> str:
+def _moon(c: Stage) -> str:
     return str(c.desc["moon"]["symbol"])
 
 
-def _values(c: Controller, positions: tuple[Position, ...], prizes: tuple[int, ...]) -> dict[Position, str]:
+def _noun(c: Stage) -> str:
+    """What the board holds, as the counter and the ladder say it ("MOONS")."""
+    return f"{symbol_name(c, _moon(c)).upper()}S"
+
+
+def _card(c: Stage, card: FeatureCard) -> FeatureCard:
+    """Put the title card up (in place of any other intro)."""
+    c.view.remove(IntroCard)
+    c.view.overlays.append(card)
+    return card
+
+
+def _held_card(c: Stage, n: int, now: float, *, waiting: bool = False) -> FeatureCard:
+    respins = c.desc["hold_and_respin"]["respins"]
+    lines = (f"{n} MOONS HELD · {respins} RESPINS", "EVERY NEW MOON RESETS THE RESPINS")
+    return _card(c, FeatureCard("HOLD AND RESPIN", lines, _moon(c), now, waiting=waiting, prompt="PRESS START"))
+
+
+def _values(c: Stage, positions: tuple[Position, ...], prizes: tuple[int, ...]) -> dict[Position, str]:
     return {(int(r), int(w)): c.fmt(p) for (r, w), p in zip(positions, prizes, strict=True)}
 
 
-def _rungs(c: Controller) -> tuple[tuple[int, str, str], ...]:
+def _rungs(c: Stage) -> tuple[tuple[int, str, str], ...]:
     stake = c.session.bet.total
     ladder: dict[str, int] = c.desc["hold_and_respin"]["ladder"]
     return tuple((int(k), f"{x:,}×", c.fmt(x * stake)) for k, x in sorted(ladder.items(), key=lambda kv: int(kv[0])))
 
 
-def _trigger(c: Controller) -> int:
+def _trigger(c: Stage) -> int:
     return int(c.desc["hold_and_respin"]["trigger"])
 
 
-def _new_board(c: Controller, now: float, fade_ms: float) -> HoldGrid:
+def _new_board(c: Stage, now: float, fade_ms: float) -> HoldGrid:
     moon = _moon(c)
     reels = c.view.reels
     grid = HoldGrid(len(reels.reels), reels.rows, moon, f"{moon}_EMPTY", now, fade_ms)
@@ -56,13 +78,19 @@ def _new_board(c: Controller, now: float, fade_ms: float) -> HoldGrid:
     return grid
 
 
-def _hold(c: Controller, cell: Cell, prize: int) -> None:
+def _show_counter(c: Stage, counter: RespinCounter) -> RespinCounter:
+    c.view.remove(RespinCounter)
+    c.view.on_frame.append(counter)
+    return counter
+
+
+def _hold(c: Stage, cell: Cell, prize: int) -> None:
     cell.held = True
     cell.prize = prize
     cell.value = c.fmt(prize)
 
 
-def _lookahead(c: Controller, kind: type[ev.Event]) -> Any:
+def _lookahead(c: Stage, kind: type[ev.Event]) -> Any:
     """The next ``kind`` event queued in this round, or None."""
     for later in c.queue:
         if isinstance(later, kind):
@@ -72,7 +100,7 @@ def _lookahead(c: Controller, kind: type[ev.Event]) -> Any:
     return None
 
 
-def _ladder_text(c: Controller, moons: int) -> str:
+def _ladder_text(c: Stage, moons: int) -> str:
     x = c.desc["hold_and_respin"]["ladder"].get(str(moons))
     if x is None:
         return ""
@@ -80,14 +108,14 @@ def _ladder_text(c: Controller, moons: int) -> str:
 
 
 # -- base spins ---------------------------------------------------------------------------------
-def _spin_started(c: Controller, e: ev.Spin) -> None:
+def _spin_started(c: Stage, e: ev.Spin) -> None:
     """The Moons this spin lands carry their values as soon as their reel stops."""
     prizes = _lookahead(c, MoonPrizes)
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)
 
 
-def _prizes(e: MoonPrizes, c: Controller) -> Beat | None:
+def _prizes(e: MoonPrizes, c: Stage) -> Beat | None:
     c.view.cell_values = _values(c, e.positions, e.prizes)
     if len(e.positions) >= _trigger(c):
         return TriggerBeat(e)
@@ -102,7 +130,7 @@ class TriggerBeat(Beat):
         self.stage = 0
         self.hurried = False
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         v = c.view
         n = len(self.e.positions)
@@ -112,32 +140,24 @@ class TriggerBeat(Beat):
         c.host.announce(f"{n} Moons: Hold and Respin is won!")
         self.ms = c.timing.line_show * 0.8
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         quick = self.hurried or c.start_requested
         if self.stage == 0:
             if now - self.t0 < self.ms and not quick:
                 return False
             self.stage = 1
             self.t1 = now
-            n = len(self.e.positions)
-            respins = c.desc["hold_and_respin"]["respins"]
             c.view.line_label = ""
-            c.view.intro = FeatureIntro(
-                "HOLD AND RESPIN",
-                (f"{n} MOONS HELD · {respins} RESPINS", "EVERY NEW MOON RESETS THE RESPINS"),
-                _moon(c),
-                now,
-                prompt="PRESS START",
-            )
+            _held_card(c, len(self.e.positions), now)
         if now - self.t1 < c.timing.line_show and not quick:
             return False
-        intro = c.view.intro
-        if isinstance(intro, FeatureIntro) and c.pending_kind == "feature_start" and not c.start_requested:
+        intro = c.view.overlay(FeatureCard)
+        if intro is not None and c.pending_kind == "feature_start" and not c.start_requested:
             intro.waiting = True
             c.host.announce("Hold and Respin: press Start to play the respins.")
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.hurried = True
 
 
@@ -148,7 +168,7 @@ class BoughtBeat(Beat):
     def __init__(self, e: ev.FeatureBought) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         c.scratch["bought"] = True
         v = c.view
@@ -156,16 +176,15 @@ class BoughtBeat(Beat):
         v.line_rows = None
         v.line_label = ""
         v.cell_values = {}
-        v.intro = FeatureIntro(
-            "BONUS BOUGHT", ("HOLD AND RESPIN", f"PRICE {c.fmt(self.e.price)}"), _moon(c), now, prompt=""
-        )
+        lines = ("HOLD AND RESPIN", f"PRICE {c.fmt(self.e.price)}")
+        _card(c, FeatureCard("BONUS BOUGHT", lines, _moon(c), now, prompt=""))
         c.host.announce(f"Feature bought for {c.fmt(self.e.price)}: Hold and Respin starts.")
         self.ms = c.timing.line_show * 0.9
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         return now - self.t0 >= self.ms
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
@@ -175,12 +194,12 @@ class StartBeat(Beat):
     def __init__(self, e: ev.HoldAndRespinStart) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         v = c.view
         bought = bool(c.scratch.get("bought"))
         t = c.timing
-        v.intro = None
+        v.remove(IntroCard)
         v.banner = None
         v.highlights = []
         v.line_rows = None
@@ -189,7 +208,7 @@ class StartBeat(Beat):
         c.in_feature = True
         c.base_win = c.win_shown
         fade = t.stop * 1.2
-        grid = v.grid = _new_board(c, now, fade)
+        grid = v.board = _new_board(c, now, fade)
         drop = 0.0 if c.reduced_motion else t.stagger * 0.8
         for i, (pos, prize) in enumerate(zip(self.e.positions, self.e.prizes, strict=True)):
             cell = grid.cells[(int(pos[0]), int(pos[1]))]
@@ -197,21 +216,21 @@ class StartBeat(Beat):
             # Bought: the Moons drop in one by one once the board is there; won: they stay put.
             cell.spin_until = cell.spin_from = now + fade * 0.6 + i * drop if bought else now
         n = len(self.e.positions)
-        v.ladder = LadderView(_rungs(c), count=0 if bought else n)
-        v.counter = RespinCounter(
-            self.e.respins, self.e.respins, moons=0 if bought else n, collected=c.fmt(grid.total(now))
+        v.band = LadderView(_rungs(c), _noun(c), count=0 if bought else n)
+        _show_counter(
+            c, RespinCounter(self.e.respins, self.e.respins, _noun(c), 0 if bought else n, c.fmt(grid.total(now)))
         )
         c.refresh_status()
         c.host.post("featureStart", {"feature": FEATURE, "moons": n, "respins": self.e.respins, "bought": bought})
         c.host.announce(f"Hold and Respin: {n} Moons held, {self.e.respins} respins. Each new Moon resets them.")
         self.end = max([cell.spin_until for cell in grid.cells.values() if cell.held] + [now + fade]) + t.pause
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         _follow(c, now)
         return now >= self.end
 
-    def hurry(self, c: Controller) -> None:
-        grid = c.view.grid
+    def hurry(self, c: Stage) -> None:
+        grid = c.view.overlay(HoldGrid)
         if grid is not None:
             grid.fade_ms = 0.0
             for cell in grid.cells.values():
@@ -219,16 +238,17 @@ class StartBeat(Beat):
         self.end = min(self.end, c.now + c.timing.pause * 0.5)
 
 
-def _follow(c: Controller, now: float) -> bool:
+def _follow(c: Stage, now: float) -> bool:
     """Ladder, counter and total follow the Moons shown; True when a Moon just landed."""
-    grid, counter, ladder = c.view.grid, c.view.counter, c.view.ladder
+    v = c.view
+    grid, counter, ladder = v.overlay(HoldGrid), v.overlay(RespinCounter), v.overlay(LadderView)
     if grid is None or counter is None:
         return False
     held = len(grid.held(now))
-    if held == counter.moons:
+    if held == counter.count:
         return False
-    landed = held > counter.moons
-    counter.moons = held
+    landed = held > counter.count
+    counter.count = held
     counter.collected = c.fmt(grid.total(now))
     if ladder is not None:
         lit = ladder.lit
@@ -246,14 +266,14 @@ class RespinBeat(Beat):
         self.e = e
         self.reset = False
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
-        grid = c.view.grid
+        grid = c.view.overlay(HoldGrid)
         if grid is None:
-            grid = c.view.grid = _new_board(c, now, 0.0)
-        counter = c.view.counter
+            grid = c.view.board = _new_board(c, now, 0.0)
+        counter = c.view.overlay(RespinCounter)
         if counter is None:
-            counter = c.view.counter = RespinCounter(self.e.respins_left, self.e.respins_left)
+            counter = _show_counter(c, RespinCounter(self.e.respins_left, self.e.respins_left, _noun(c)))
         t = c.timing
         spin = t.spin_min + t.stop * 0.5
         stagger = t.stagger * 0.55
@@ -270,14 +290,14 @@ class RespinBeat(Beat):
         counter.left = max(counter.left - 1, 0)  # this respin is being spent
         self.end = last + t.pause * (1.0 if new else 0.5)
 
-    def update(self, c: Controller, now: float) -> bool:
-        if _follow(c, now) and not self.reset and c.view.counter is not None:
+    def update(self, c: Stage, now: float) -> bool:
+        counter = c.view.overlay(RespinCounter)
+        if _follow(c, now) and not self.reset and counter is not None:
             self.reset = True
-            c.view.counter.left = self.e.respins_left
-            c.view.counter.reset_at = now
+            counter.left = self.e.respins_left
+            counter.reset_at = now
         if now < self.end:
             return False
-        counter = c.view.counter
         if counter is not None:
             counter.left = self.e.respins_left
         e = self.e
@@ -293,8 +313,8 @@ class RespinBeat(Beat):
         c.host.announce(text)
         return True
 
-    def hurry(self, c: Controller) -> None:
-        grid = c.view.grid
+    def hurry(self, c: Stage) -> None:
+        grid = c.view.overlay(HoldGrid)
         now = c.now
         last = now
         if grid is not None:
@@ -311,10 +331,10 @@ class LadderBeat(Beat):
     def __init__(self, e: ev.LadderPrize) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         e = self.e
-        ladder = c.view.ladder
+        ladder = c.view.overlay(LadderView)
         if ladder is not None:
             ladder.count = max(ladder.count, e.count)
             ladder.paid = e.count
@@ -323,13 +343,13 @@ class LadderBeat(Beat):
         c.host.announce(f"Prize ladder: {e.count} Moons pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
         self.ms = c.timing.line_show * 1.2
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms:
             return False
         c.view.banner = None
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
@@ -337,15 +357,15 @@ class EndBeat(Beat):
     """The bonus is over: each Moon is collected into the win in turn, then the ladder
     prize; the total shows as BONUS WIN."""
 
-    def __init__(self, e: ev.HoldAndRespinEnd, c: Controller) -> None:
+    def __init__(self, e: ev.HoldAndRespinEnd, c: Stage) -> None:
         self.e = e
-        grid = c.view.grid
+        grid = c.view.overlay(HoldGrid)
         self.order = grid.held(float("inf")) if grid is not None else []
         self.prizes = [grid.cells[p].prize for p in self.order] if grid is not None else []
         self.stage = 0
         self.hurried = False
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         cap = _lookahead(c, ev.WinCapReached)
         if cap is not None:
@@ -354,11 +374,11 @@ class EndBeat(Beat):
         self.step = 0.0 if c.reduced_motion else min(max(c.timing.count_up / n, 35.0), 140.0)
         c.host.announce(f"Hold and Respin is over: {self.e.count} Moons are collected.")
 
-    def _shown(self, c: Controller, amount: int) -> int:
+    def _shown(self, c: Stage, amount: int) -> int:
         return min(c.base_win + amount, c.win_limit)
 
-    def update(self, c: Controller, now: float) -> bool:
-        grid = c.view.grid
+    def update(self, c: Stage, now: float) -> bool:
+        grid = c.view.overlay(HoldGrid)
         if self.stage == 0:
             i = int((now - self.t0) / self.step) if self.step > 0 else len(self.order)
             if i < len(self.order) and not self.hurried:
@@ -374,13 +394,14 @@ class EndBeat(Beat):
             c.feature_win = bonus
             if grid is not None:
                 grid.glow = None
-            if c.view.ladder is not None:
-                c.view.ladder.active = False
-            counter = c.view.counter
+            rungs = c.view.overlay(LadderView)
+            if rungs is not None:
+                rungs.active = False
+            counter = c.view.overlay(RespinCounter)
             if counter is not None:
                 counter.label = "BONUS WIN"
                 counter.collected = c.fmt(bonus)
-                counter.moons = e.count
+                counter.count = e.count
             ladder = f" and the ladder {c.fmt(e.ladder)}" if e.ladder else ""
             c.view.banner = Banner("BONUS WIN", f"{c.fmt(bonus)} · {e.count} MOONS", now, tier=3)
             c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, "moons": e.count, "respins": e.respins})
@@ -393,7 +414,7 @@ class EndBeat(Beat):
         c.refresh_status()
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         if self.stage == 1:
             self.ms = min(self.ms, c.now - self.t1 + c.timing.pause)
         else:
@@ -406,31 +427,31 @@ class CapBeat(Beat):
     def __init__(self, e: ev.WinCapReached) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         c.win_shown = self.e.win
         x = c.desc["max_win_x"]
-        counter = c.view.counter
+        counter = c.view.overlay(RespinCounter)
         if counter is not None:
             counter.collected = c.fmt(max(self.e.win - c.base_win, 0))
         c.view.banner = Banner("MAX WIN REACHED", f"{x:,}× THE BET · {c.fmt(self.e.win)}", now, tier=4)
         c.host.announce(f"The maximum win of {x:,}× the bet is reached: {c.fmt(self.e.win)} is paid.")
         self.ms = c.timing.line_show * 1.5
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms:
             return False
         c.view.banner = None
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
 
 
 # -- recovery -----------------------------------------------------------------------------------
-def _final_board(c: Controller, events: list[ev.Event], end: ev.HoldAndRespinEnd) -> None:
+def _final_board(c: Stage, events: list[ev.Event], end: ev.HoldAndRespinEnd) -> None:
     """The end result of a bonus: every Moon held with its value, the ladder, the total."""
-    grid = c.view.grid = _new_board(c, c.now, 0.0)
+    grid = c.view.board = _new_board(c, c.now, 0.0)
     start = next(e for e in events if isinstance(e, ev.HoldAndRespinStart))
     respins = [e for e in events if isinstance(e, ev.Respin)]
     landed = [(start.positions, start.prizes)] + [(r.positions, r.prizes) for r in respins]
@@ -441,15 +462,15 @@ def _final_board(c: Controller, events: list[ev.Event], end: ev.HoldAndRespinEnd
     cap = next((e for e in events if isinstance(e, ev.WinCapReached)), None)
     bonus = min(end.win, cap.win - base) if cap is not None else end.win
     paid = end.count if any(isinstance(e, ev.LadderPrize) for e in events) else None
-    c.view.ladder = LadderView(_rungs(c), count=end.count, paid=paid, active=False)
+    c.view.band = LadderView(_rungs(c), _noun(c), count=end.count, paid=paid, active=False)
     left = respins[-1].respins_left if respins else start.respins
-    c.view.counter = RespinCounter(left, start.respins, moons=end.count, collected=c.fmt(bonus), label="BONUS WIN")
+    _show_counter(c, RespinCounter(left, start.respins, _noun(c), end.count, c.fmt(bonus), label="BONUS WIN"))
     c.view.cell_values = {}
     c.feature_win = bonus
     c.host.announce(f"Hold and Respin result: {end.count} Moons, bonus win {c.fmt(bonus)}.")
 
 
-def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
+def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
     """Recovery: the final board of a bonus (the bonus plays in one engine call, so a reload
     during its animation shows its end), or the title card waiting for Start, or the values
     on the last spin's Moons."""
@@ -461,22 +482,166 @@ def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)
     if c.session.in_round and c.pending_kind == "feature_start" and prizes is not None:
-        n = len(prizes.positions)
         c.view.highlights = sorted(c.view.cell_values)
-        respins = c.desc["hold_and_respin"]["respins"]
-        c.view.intro = FeatureIntro(
-            "HOLD AND RESPIN",
-            (f"{n} MOONS HELD · {respins} RESPINS", "EVERY NEW MOON RESETS THE RESPINS"),
-            _moon(c),
-            c.now - 10_000.0,
-            waiting=True,
-        )
+        _held_card(c, len(prizes.positions), c.now - 10_000.0, waiting=True)
 
 
-def _cash_label(e: ev.Event, c: Controller) -> str:
+def _cash_label(e: ev.Event, c: Stage) -> str:
     """The 3-4 Moon cash win under the reels."""
     name = symbol_name(c, _moon(c)).upper()
     return f"{getattr(e, 'count', 0)} {name}S PAY {c.fmt(int(getattr(e, 'win', 0)))}"
+
+
+# -- pages ------------------------------------------------------------------------------------------
+def _ladder_table(desc: dict[str, Any] | Any, stake: int, fmt: pages.Fmt) -> str:
+    rows = "".join(
+        f'<tr><th scope="row">{int(k)} Moons</th><td>{x_text(x)}</td><td>{fmt(x * stake)}</td></tr>'
+        for k, x in sorted(desc["hold_and_respin"]["ladder"].items(), key=lambda kv: int(kv[0]))
+    )
+    return (
+        '<table class="ladder"><thead><tr><th scope="col">Moons at the end</th><th scope="col">Prize</th>'
+        f'<th scope="col">At this bet</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
+
+
+def paytable_html(ctx: PageContext) -> str:
+    """The line pays at the current bet, the Wild, the Moon's prizes and the ladder, the lines."""
+    desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
+    bet_per_line, lines = ctx.bet_per_line, ctx.lines
+    stake = bet_per_line * lines
+    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
+    moon = desc["moon"]["symbol"]
+    hr = desc["hold_and_respin"]
+    counts = " or ".join(str(n) for n in desc["moon"]["cash_counts"])
+    top = names.get(desc.get("wild_pays_as", ""), "")
+    prizes = "".join(f"<li><b>{x_text(x)}</b> {fmt(pages.times(x, stake))}</li>" for x in desc["moon"]["prizes_x"])
+    return "".join(
+        [
+            f'<p class="note">Pays at {fmt(bet_per_line)} per line on {lines} fixed lines: a total bet of '
+            f"{fmt(stake)}. Line wins pay left to right on consecutive reels from the leftmost; only the "
+            "highest win per line is paid, and wins on different lines add up.</p>",
+            f'<div class="pay special">{img(ctx.assets, wild, names[wild], 80)}<div><h3>{escape(names[wild])}</h3>'
+            f"<p>Substitutes for all paying symbols except the {escape(names[moon])} and counts as the symbol "
+            f"that forms the highest win on a line. A line of {escape(names[wild])}s alone pays as the "
+            f"{escape(top)}.</p></div></div>",
+            f'<div class="pay special">{img(ctx.assets, moon, names[moon], 80)}<div><h3>{escape(names[moon])}</h3>'
+            f"<p>Every {escape(names[moon])} carries a cash prize, a multiple of the total bet, shown on it. "
+            f"{counts} {escape(names[moon])}s anywhere pay their combined prize; {hr['trigger']} or more start "
+            f'Hold and Respin.</p><ul class="prizes">{prizes}</ul></div></div>',
+            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets),
+            f"<h3>Prize ladder</h3><p>Ending Hold and Respin with 10 or more {escape(names[moon])}s also pays "
+            "the ladder prize for the count:</p>",
+            _ladder_table(desc, stake, fmt),
+            pages.line_shapes(desc),
+        ]
+    )
+
+
+def _count_range(buy: Any, trigger: int) -> str:
+    """The Moons a bought feature starts with, e.g. "6 to 10" (or "5 or more" if unknown)."""
+    counts = sorted(int(k) for k in buy.get("moons", {}))
+    if not counts:
+        return f"{trigger} or more"
+    return str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]} to {counts[-1]}"
+
+
+def rules_html(ctx: PageContext) -> str:
+    """Every feature as implemented (the Feature Buy price at the current bet), then the
+    shared paragraphs and the par-sheet figures."""
+    desc, fmt, info, stake = ctx.desc, ctx.fmt, ctx.info, ctx.stake
+    names = ctx.names
+    moon = escape(names[desc["moon"]["symbol"]])
+    wild = escape(next(s["name"] for s in desc["symbols"] if s["kind"] == "wild"))
+    hr = desc["hold_and_respin"]
+    buy = desc["feature_buy"]
+    jp = desc["jackpot"]
+    bets = desc["bets"]
+    lines = bets["lines"][0] if len(bets["lines"]) == 1 else max(bets["lines"])
+    prizes = ", ".join(x_text(x) for x in desc["moon"]["prizes_x"])
+    counts = " or ".join(str(n) for n in desc["moon"]["cash_counts"])
+    ladder = "; ".join(
+        f"{int(k)} {moon}s: {x_text(x)}" for k, x in sorted(hr["ladder"].items(), key=lambda kv: int(kv[0]))
+    )
+    share = Fraction(str(jp["contribution"])) * 100
+    minute = int(jp["deadline_minute"])
+    deadline = f"{minute // 60:02d}:{minute % 60:02d} UTC"
+    max_win = int(info.get("max_win_x", desc["max_win_x"]))
+    price = buy["price_x"] * stake
+    parts = [
+        f"<h3>{escape(desc['name'])}</h3>",
+        f"<p>5 reels, {desc['rows']} rows and {lines} fixed win lines. The total bet is {lines} × the bet per line; "
+        "change it with + and − between rounds (Bet Max sets the highest bet, and pressing it again spins). "
+        "The bet cannot be changed during the bonus.</p>",
+        f"<h4>{wild}</h4><p>The {wild} substitutes for all paying symbols except the {moon} scatter and counts "
+        "as the symbol that forms the highest winning combination on a single win line.</p>",
+        f"<h4>{moon} prizes</h4><p>Each {moon} scatter holds a random cash prize, shown on it: {prizes} the "
+        f"total bet. {counts} {moon}s anywhere on the reels award their combined cash prize, paid on top of "
+        "line wins.</p>",
+        f"<h4>Hold and Respin</h4><p>{hr['trigger']} or more {moon}s anywhere trigger Hold and Respin with "
+        f"{hr['respins']} respins. The {moon}s are held in place; the other positions are emptied and spin on "
+        f"every respin. Each new {moon} that lands is held too and resets the respins to {hr['respins']}. The "
+        f"bonus ends when no {moon} lands in {hr['respins']} respins in a row, or when all "
+        f"{hr['positions']} positions hold a {moon}. Then the combined prize of all {moon}s is paid.</p>",
+        f"<h4>Prize ladder</h4><p>The ladder above the reels shows {len(hr['ladder'])} bonus prizes. Ending "
+        f"the bonus with 10 or more {moon}s also pays the prize for that count, as a multiple of the total bet: "
+        f"{ladder}.</p>",
+        f"<h4>Feature Buy</h4><p>The Buy Bonus button buys Hold and Respin for {buy['price_x']}× the total bet: "
+        f"<b>{fmt(price)}</b> at the current bet of {fmt(stake)}. The feature starts at once after you confirm, "
+        f"with {_count_range(buy, hr['trigger'])} {moon}s already held. "
+        "Buying does not contribute to the time jackpot. "
+        "If you reload the page during a bought feature, you see its end result. "
+        f"The return to player in Feature Buy is {pct(buy['target_rtp'])}.</p>",
+        f"<h4>Time jackpot</h4><p>A progressive pot fed by {float(share):g}% of the stake of every spin "
+        "(feature buys do not contribute), guaranteed to drop before its deadline: the first "
+        f"{deadline} at least {jp['min_minutes']} minutes after the pot started. Every spin can win it, with "
+        f"the chance stake ÷ (stake + {fmt(int(jp['odds_per_second']))} × the seconds left): the higher the "
+        "stake and the nearer the deadline, the better the odds, up to certain once the deadline is reached. "
+        "The jackpot panel shows the pot and the time left. The jackpot is paid on top of the round's win "
+        "(no multiplier applies, and the max win does not limit it); then a new pot starts with a new deadline. "
+        "In this free-play demo the jackpot belongs to your session alone.</p>",
+        f"<h4>Max win</h4><p>The win of a round is limited to {max_win:,}× the total bet (a jackpot comes on "
+        "top). When the limit is reached, the limit is paid.</p>",
+        pages.shared_rules(
+            ctx,
+            autoplay_stop="when Hold and Respin is won (if chosen; otherwise it plays the bonus)",
+            recovery="If you reload while Hold and Respin waits for Start, it waits again. The bonus is decided "
+            "when it starts, so a reload during its respins shows its end result.",
+            start="the bonus",
+            rtp_note="the base game, the jackpot contribution included",
+        ),
+    ]
+    return "".join(parts)
+
+
+def buy_html(ctx: PageContext) -> str:
+    """The Feature Buy offer: what it buys, the price at the current bet, the balance."""
+    desc, fmt = ctx.desc, ctx.fmt
+    names = ctx.names
+    moon = desc["moon"]["symbol"]
+    hr = desc["hold_and_respin"]
+    buy = desc["feature_buy"]
+    top = max(hr["ladder"].values())
+    rtp = (ctx.info.get("mode_rtp") or {}).get("buy", buy["target_rtp"])
+    price, balance = ctx.price, ctx.balance
+    short = (
+        f'<p class="buy-short">Your balance of {fmt(balance)} is not enough: lower the bet to buy the feature.</p>'
+        if price > balance
+        else ""
+    )
+    return (
+        f'<div class="buy-offer">{img(ctx.assets, moon, names[moon], 88)}<div>'
+        f'<p class="buy-lead">Start <b>Hold and Respin</b> now, with {_count_range(buy, hr["trigger"])} '
+        f"{escape(names[moon])}s held.</p>"
+        f'<p class="buy-price"><span>Price</span> <strong id="buy-price">{fmt(price)}</strong> '
+        f"<small>{buy['price_x']}× your total bet of {fmt(ctx.stake)}</small></p></div></div>"
+        f'<ul class="buy-facts"><li>{hr["respins"]} respins; every new {escape(names[moon])} resets them</li>'
+        f"<li>10 or more {escape(names[moon])}s win the prize ladder, up to {x_text(top)}</li>"
+        f"<li>Return to player in Feature Buy: {pct(rtp)}</li>"
+        "<li>Does not contribute to the time jackpot</li></ul>"
+        f'<p id="buy-summary" class="note">Balance {fmt(balance)}. The feature plays at once after you '
+        "confirm; a reload during it shows its end result.</p>"
+        f"{short}"
+    )
 
 
 SCREEN = GameScreen(
@@ -497,5 +662,9 @@ SCREEN = GameScreen(
     spin_started=_spin_started,
     extra_symbols=("MOON_EMPTY",),
     big_symbols=("MOON",),
+    feature_names={FEATURE: "Hold and Respin"},
+    paytable=paytable_html,
+    rules=rules_html,
+    buy=buy_html,
 )
 register_screen("moon_spell", SCREEN)
