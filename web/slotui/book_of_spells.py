@@ -147,7 +147,7 @@ FREE_SPINS = FreeSpins(intro=IntroBeat, ended=_feature_over)
 def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
     """Recovery inside free spins: symbol above the reels, counter, totals, intro."""
     chosen = next((e for e in events if isinstance(e, ev.ExpandingSymbolChosen)), None)
-    if chosen is None or not FREE_SPINS.rebuild(c, events):
+    if chosen is None or not FREE_SPINS.restore(c, events):
         return
     if c.pending_kind == "feature_start":
         c.view.status = ""

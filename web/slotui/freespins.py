@@ -141,9 +141,15 @@ class FreeSpins:
         c.view.phase = "base"
         c.refresh_status()
 
-    def rebuild(self, c: Stage, events: list[ev.Event]) -> bool:
-        """Recovery: the counter and the totals of free spins in play in ``events``; False
-        when no free spins are in play (none awarded, or already over)."""
+    def rebuild(self, c: Stage, events: list[ev.Event]) -> None:
+        """Recovery (`stage.GameScreen.rebuild`): the counter and the totals of free spins in
+        play in ``events``, on the status line."""
+        if self.restore(c, events):
+            c.refresh_status()
+
+    def restore(self, c: Stage, events: list[ev.Event]) -> bool:
+        """The counter and the totals of free spins in play in ``events`` (a game's own
+        recovery calls this first); False when none are in play (none awarded, or over)."""
         awarded = [e for e in events if isinstance(e, ev.FreeSpinsAwarded)]
         if not awarded or any(isinstance(e, ev.FreeSpinsEnd) for e in events):
             return False
