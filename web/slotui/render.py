@@ -84,8 +84,9 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
     if view.highlights:
         # Dim the whole window once, then draw the winning symbols again on top.
         canvas.fill_rect(L.reels_x, L.reels_y, L.reels_w, L.reels_h, "rgba(6,2,16,0.55)")
+        covering = view.on_reels
         for col, row in view.highlights:
-            if 0 <= col < len(view.reels.reels) and not any(o.covers(col) for o in view.on_reels):
+            if 0 <= col < len(view.reels.reels) and not (covering and any(o.covers(col) for o in covering)):
                 r = view.reels.reels[col]
                 sym = r.symbol_at(r.stop + row)
                 draw_symbol(canvas, sym, L.reels_x + col * c + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92)
