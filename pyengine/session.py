@@ -46,7 +46,7 @@ SEED_BLOCK = 16
 PENDING_DAYS = 90
 """A round left waiting longer than this is settled on restore (auto-collect)."""
 SNAPSHOT_FORMAT = "pyengine.session/2"
-"""Version 2 renamed the hold-and-respin events' ``moons`` fields to ``count`` and moved
+"""Version 2 renamed the hold-and-respin events' prize-symbol counts to ``count`` and moved
 game-specific events into their games; a version 1 save is refused (`restore`)."""
 JACKPOT_STREAM = 0x4A41434B504F5421
 """The jackpot's draw uses its own stream, ``Rng(round seed ^ JACKPOT_STREAM)``, so the

@@ -17,7 +17,8 @@ from pyengine.session import Session
 from slotui.render import draw
 from slotui.controller import Controller, stop_reason
 from slotui.timing import NORMAL, REDUCED, TURBO
-from slotui.view import IntroView
+from slotui.book_of_spells import BookIntro
+from slotui.expanding import ExpandingSymbol
 from tests.client_support import (
     FRAME_MS,
     GAME,
@@ -34,6 +35,13 @@ from tests.client_support import (
     round_log,
     wall_clock,
 )
+
+
+def expanding(c: Controller) -> str | None:
+    """The expanding symbol shown above the reels, if any."""
+    shown = c.view.overlay(ExpandingSymbol)
+    return shown.symbol if shown is not None else None
+
 
 FEATURE_SEED = find_seed("free_spins")
 RETRIGGER_SEED = find_seed("retrigger")
@@ -378,7 +386,7 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         symbol = first(log, ev.ExpandingSymbolChosen).symbol
         # The intro: the Book has chosen, and waits for Start.
         intro = c.view.intro
-        assert isinstance(intro, IntroView)
+        assert isinstance(intro, BookIntro)
         assert (intro.symbol, intro.waiting, intro.spins) == (symbol, True, 10)
         assert r.host.state == "feature"
         assert r.host.controls.buttons["start_feature"].visible
@@ -395,14 +403,14 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         r.press("start_feature")
         r.run(FRAME_MS)
         assert c.view.intro is None
-        assert c.view.expanding == symbol
+        assert expanding(c) == symbol
         statuses: list[str] = []
         banners: set[str] = set()
 
         def watch(c: Controller) -> bool:
             if c.in_feature:
                 assert r.host.state == "feature"
-                assert c.view.expanding == symbol
+                assert expanding(c) == symbol
                 if c.view.status and (not statuses or statuses[-1] != c.view.status):
                     statuses.append(c.view.status)
             if c.view.banner is not None:
@@ -430,7 +438,7 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         assert starts[-1].total == 10 + 10 * len(retriggers)
     # After the feature: the symbol is gone, the base game looks normal again.
     assert not c.in_feature
-    assert c.view.expanding is None
+    assert expanding(c) is None
     assert c.view.status == ""
     assert r.host.state == "ready"
     assert r.host.controls.win == fmt(r.session.round_win)
@@ -448,7 +456,7 @@ def press_start_during_the_intro(beat: str) -> tuple[float, Rig]:
     t = r.now
     r.press("start_feature")
     r.until(lambda c: c.view.intro is None, 10_000)
-    assert r.controller.view.expanding == first(round_log(r.session), ev.ExpandingSymbolChosen).symbol
+    assert expanding(r.controller) == first(round_log(r.session), ev.ExpandingSymbolChosen).symbol
     r.until(lambda c: c.free_spin[0] == 1, 10_000)
     return r.now - t, r
 
@@ -661,7 +669,7 @@ def test_reload_at_feature_start_shows_the_chosen_symbol_and_continues() -> None
     assert b.session.pending is not None
     assert b.session.pending.kind == "feature_start"
     assert_same_reels(b)
-    intro = b.controller.view.intro
+    intro = b.controller.view.overlay(BookIntro)
     assert intro is not None
     assert (intro.symbol, intro.waiting) == (symbol, True)
     assert b.controller.context() == "feature_start"
@@ -676,7 +684,7 @@ def test_reload_at_feature_start_shows_the_chosen_symbol_and_continues() -> None
     for rig in (r, b):
         rig.press("start_feature")
         rig.run(FRAME_MS)
-        assert rig.controller.view.expanding == symbol
+        assert expanding(rig.controller) == symbol
         finish_round(rig)
     assert b.session.balance == r.session.balance
     assert b.host.controls.balance == r.host.controls.balance
@@ -694,7 +702,7 @@ def test_reload_mid_free_spins_shows_symbol_counter_and_reels_and_continues() ->
     starts = [e for e in b.session.round_events if isinstance(e, ev.FreeSpinStart)]
     assert (starts[-1].number, starts[-1].total) == (12, 20)
     assert_same_reels(b)
-    assert c.view.expanding == symbol
+    assert expanding(c) == symbol
     assert c.view.intro is None
     assert c.in_feature
     assert c.free_spin == (12, 20)

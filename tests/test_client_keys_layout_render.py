@@ -19,10 +19,14 @@ from slotui.canvas import RecordingCanvas
 from slotui.controller import Controller
 from slotui.keys import action_for_key
 from slotui.layout import compute_layout
-from slotui.pages import history_html, paytable_html, rules_html
+from slotui.beats import screen_for
+from slotui.book_of_spells import BookIntro
+from slotui.expanding import ExpandedReels, ExpandingSymbol
+from slotui.gamble import GambleOverlay
+from slotui.pages import PageContext, history_html, page_html
 from slotui.reels import ReelBank
 from slotui.render import draw
-from slotui.view import Banner, GambleView, IntroView, View
+from slotui.view import Banner, View
 from tests.client_support import (
     FRAME_MS,
     GAME,
@@ -289,41 +293,42 @@ def draw_view(v: View, *, sprites: tuple[str, ...] = SPRITES, now: float = 5000.
 
 
 def test_the_gamble_view_draws_face_down_and_face_up() -> None:
-    down = draw_view(view_with(gamble=GambleView("4.00", "8.00", history=["9D", "KS"])))
+    down = draw_view(view_with(overlays=[GambleOverlay("4.00", "8.00", history=["9D", "KS"])]))
     assert "GAMBLE WIN 4.00" in down.texts()
     assert "GAMBLE TO WIN 8.00" in down.texts()
     assert "card_back" in down.sprites_drawn()
     assert down.texts().count("♦") == 1  # the history
     assert down.texts().count("♠") == 1
-    up = draw_view(view_with(gamble=GambleView("8.00", "16.00", card="10H", flipped_at=4900.0, result="YOU WIN")))
+    face_up = GambleOverlay("8.00", "16.00", card="10H", flipped_at=4900.0, result="YOU WIN")
+    up = draw_view(view_with(overlays=[face_up]))
     assert "10" in up.texts()
     assert "♥" in up.texts()
     assert "YOU WIN" in up.texts()
     assert "card_back" not in up.sprites_drawn()
-    bare = draw_view(view_with(gamble=GambleView("4.00", "8.00")), sprites=())
+    bare = draw_view(view_with(overlays=[GambleOverlay("4.00", "8.00")]), sprites=())
     assert "GAMBLE WIN 4.00" in bare.texts()
 
 
 def test_the_intro_draws_while_choosing_and_waiting() -> None:
     candidates = tuple(DESC["free_spins"]["expanding"])
-    turning = draw_view(view_with(intro=IntroView(10, None, candidates, 4000.0, 2400.0)))
+    turning = draw_view(view_with(overlays=[BookIntro(10, None, candidates, 4000.0, 2400.0)]))
     assert "10 FREE SPINS" in turning.texts()
     assert "EXPANDING SYMBOL" in turning.texts()
     assert "BOOK" in turning.sprites_drawn()
     assert any(s in candidates for s in turning.sprites_drawn())
-    settling = draw_view(view_with(intro=IntroView(10, "OWL", candidates, 4000.0, 2400.0)), now=5000.0)
+    settling = draw_view(view_with(overlays=[BookIntro(10, "OWL", candidates, 4000.0, 2400.0)]), now=5000.0)
     assert "PRESS START" not in settling.texts()
-    waiting = draw_view(view_with(intro=IntroView(10, "OWL", candidates, 0.0, 2400.0, waiting=True)))
+    waiting = draw_view(view_with(overlays=[BookIntro(10, "OWL", candidates, 0.0, 2400.0, waiting=True)]))
     assert "OWL" in waiting.sprites_drawn()
     assert "PRESS START" in waiting.texts()
-    bare = draw_view(view_with(intro=IntroView(10, "OWL", ("OWL",), 0.0, 0.0, waiting=True)), sprites=())
+    bare = draw_view(view_with(overlays=[BookIntro(10, "OWL", ("OWL",), 0.0, 0.0, waiting=True)]), sprites=())
     assert "OWL" in bare.texts()  # without sprites a symbol is drawn as its id
 
 
 def test_feature_screen_draws_symbol_status_expansion_and_banner() -> None:
     v = view_with(
-        expanding="WITCH",
-        expanded={1: 0.5, 3: 1.0},
+        overlays=[ExpandingSymbol("WITCH")],
+        on_reels=[ExpandedReels("WITCH", {1: 0.5, 3: 1.0})],
         status="FREE SPIN 3 OF 10",
         banner=Banner("MEGA WIN", "90.00", 4000.0, tier=2),
         highlights=[(1, 0), (1, 1), (1, 2)],
@@ -340,8 +345,20 @@ def test_feature_screen_draws_symbol_status_expansion_and_banner() -> None:
 
 
 # -- pages --------------------------------------------------------------------------------------
+SCREEN = screen_for(GAME)
+
+
+def page(kind: str, bet_per_line: int = 10, lines: int = 9, **kw: Any) -> str:
+    """Dialog ``kind`` for the game at this bet, as `pages.page_html` chooses it."""
+    fields: dict[str, Any] = {"desc": DESC, "info": {}, "fmt": FMT, "assets": ASSETS}
+    fields.update(kw)
+    ctx = PageContext(bet_per_line=bet_per_line, lines=lines, stake=bet_per_line * lines, **fields)
+    html = page_html(kind, SCREEN, ctx)
+    assert html is not None
+    return html
+
 def test_paytable_lists_every_symbol_with_its_pays_at_the_current_bet() -> None:
-    html = paytable_html(DESC, 10, 9, FMT, ASSETS)
+    html = page("paytable", 10, 9)
     for s in DESC["symbols"]:
         assert f'src="{ASSETS}/symbols/{s["id"]}.svg" alt="{s["name"]}"' in html
     assert "Pays at 0.10 per line on 9 lines." in html
@@ -353,27 +370,27 @@ def test_paytable_lists_every_symbol_with_its_pays_at_the_current_bet() -> None:
     assert "pays as the Archmage" in html
     assert html.count('<figure class="payline">') == 9
     # At the highest bet the amounts follow.
-    html = paytable_html(DESC, 100, 9, FMT, ASSETS)
+    html = page("paytable", 100, 9)
     assert "<li><b>5×</b> 5,000.00</li>" in html
     assert "3× 18.00" in html
 
 
 def test_paytable_omits_counts_that_do_not_pay() -> None:
-    html = paytable_html(DESC, 10, 9, FMT, ASSETS)
+    html = page("paytable", 10, 9)
     ace = html.split(f"{ASSETS}/symbols/A.svg", 1)[1].split("</ul>", 1)[0]
     assert "<b>3×</b> 0.50" in ace
     assert "<b>2×</b>" not in ace
 
 
 def test_rules_give_rtp_max_win_and_version() -> None:
-    html = rules_html(DESC, {"rtp": "0.9613", "max_win_x": 5000}, FMT)
-    assert "Return to player: 96.13%" in html
-    assert "Maximum win: 5,000× the total bet" in html
+    html = page("help", info={"rtp": "0.9613", "max_win_x": 5000})
+    assert 'Return to player: <b class="fig-rtp">96.13%</b>' in html
+    assert 'Maximum win: <b class="fig-max">5,000×</b> the total bet' in html
     assert "Game version 1.0.0" in html
     assert "Pressing + past 9 lines starts again at 1" in html
     assert f"higher than {DESC['settings']['free_spin_cap_x']}× the total bet" in html
     odd = dict(DESC, name="Book <of> Spells & Co", version="1.0<b>")
-    html = rules_html(odd, {}, FMT)
+    html = page("help", desc=odd)
     assert "Book &lt;of&gt; Spells &amp; Co" in html
     assert "1.0&lt;b&gt;" in html
     assert "Return to player" not in html

@@ -22,9 +22,11 @@ from pyengine.autoplay import AutoplayLimits, StopReason
 from pyengine.games import get_game
 from pyengine.session import Session
 from slotui.controller import Controller, stop_reason
-from slotui.pages import buy_html, history_html, paytable_html, rules_html
+from slotui.beats import screen_for
+from slotui.holdrespin import HoldGrid, LadderView, RespinCounter
+from slotui.intro import FeatureCard
+from slotui.pages import PageContext, page_html
 from slotui.render import draw
-from slotui.view import FeatureIntro
 from tests.client_support import (
     FRAME_MS,
     GAME_EVENT_TYPES,
@@ -193,7 +195,7 @@ def test_five_moons_show_the_intro_and_wait_for_start() -> None:
     r.press("spin")
     r.until(lambda c: c.context() == "feature_start" and not c.presenting)
     intro = c.view.intro
-    assert isinstance(intro, FeatureIntro)
+    assert isinstance(intro, FeatureCard)
     assert intro.waiting
     assert intro.title == "HOLD AND RESPIN"
     assert r.host.state == "feature"
@@ -219,12 +221,12 @@ def test_hold_and_respin_counter_resets_and_the_ladder_lights_rung_by_rung(monke
 
     def watch(c: Controller) -> None:
         nonlocal bets_locked
-        counter, ladder = c.view.counter, c.view.ladder
+        counter, ladder = c.view.overlay(RespinCounter), c.view.overlay(LadderView)
         if counter is not None and c.in_feature:
             if not lefts or lefts[-1] != counter.left:
                 lefts.append(counter.left)
-            if not moons or moons[-1] != counter.moons:
-                moons.append(counter.moons)
+            if not moons or moons[-1] != counter.count:
+                moons.append(counter.count)
             states.add(r.host.state)
             bets_locked = bets_locked and not any(
                 r.host.controls.buttons[b].enabled for b in ("bet_up", "bet_down", "bet_max", "buy")
@@ -265,10 +267,11 @@ def test_hold_and_respin_counter_resets_and_the_ladder_lights_rung_by_rung(monke
     assert f"Prize ladder: {end.count} Moons pay {ladder.multiplier:,}× the bet, {FMT(ladder.win)}." in (
         r.host.announcements
     )
-    assert c.view.counter is not None
-    assert (c.view.counter.label, c.view.counter.collected) == ("BONUS WIN", FMT(end.win))
-    assert c.view.ladder is not None
-    assert c.view.ladder.paid == end.count
+    counter, rungs = c.view.overlay(RespinCounter), c.view.overlay(LadderView)
+    assert counter is not None
+    assert (counter.label, counter.collected) == ("BONUS WIN", FMT(end.win))
+    assert rungs is not None
+    assert rungs.paid == end.count
     round_end = first(log, ev.RoundEnd)
     assert r.host.controls.win == FMT(round_end.win)
     assert r.host.controls.balance == FMT(r.session.balance)
@@ -279,8 +282,9 @@ def test_hold_and_respin_counter_resets_and_the_ladder_lights_rung_by_rung(monke
     texts = r.canvas.texts()
     assert "BONUS WIN" in texts
     assert FMT(LADDER[min(LADDER)] * r.session.bet.total) in texts
-    assert c.view.grid is not None
-    held = c.view.grid.held(c.now)
+    grid = c.view.overlay(HoldGrid)
+    assert grid is not None
+    held = grid.held(c.now)
     assert len(held) == end.count
     assert r.canvas.sprites_drawn().count(DESC["moon"]["symbol"]) == end.count
 
@@ -292,8 +296,9 @@ def test_a_bonus_below_the_ladder_pays_its_moons_only() -> None:
     end = first(log, ev.HoldAndRespinEnd)
     assert not _has(log, ev.LadderPrize)
     assert end.win == end.cash
-    assert r.controller.view.ladder is not None
-    assert r.controller.view.ladder.lit == 0
+    rungs = r.controller.view.overlay(LadderView)
+    assert rungs is not None
+    assert rungs.lit == 0
     assert r.host.posted("featureEnd")[0]["win"] == end.win
 
 
@@ -363,7 +368,7 @@ def test_buy_opens_the_dialog_then_confirm_plays_the_bought_bonus() -> None:
     titles: list[str] = []
 
     def watch(c: Controller) -> None:
-        if isinstance(c.view.intro, FeatureIntro) and (not titles or titles[-1] != c.view.intro.title):
+        if isinstance(c.view.intro, FeatureCard) and (not titles or titles[-1] != c.view.intro.title):
             titles.append(c.view.intro.title)
 
     play_round(r, buy=True, watch=watch)
@@ -521,7 +526,7 @@ def test_autoplay_stops_for_hold_and_respin_in_the_game_s_own_words() -> None:
     assert r.controller.context() == "feature_start"
     assert r.host.controls.buttons["start_feature"].visible
     intro = r.controller.view.intro
-    assert isinstance(intro, FeatureIntro)
+    assert isinstance(intro, FeatureCard)
     assert intro.waiting
 
 
@@ -540,7 +545,7 @@ def test_reload_at_the_start_of_hold_and_respin_waits_for_start_again() -> None:
     assert c.view.cell_values == r.controller.view.cell_values
     assert c.view.reels.window() == r.controller.view.reels.window()
     intro = c.view.intro
-    assert isinstance(intro, FeatureIntro)
+    assert isinstance(intro, FeatureCard)
     assert intro.waiting
     b.canvas.take()
     draw(b.canvas, b.layout, c.view, c.now)
@@ -577,12 +582,13 @@ def test_reload_during_the_bonus_animation_shows_its_end_result(kind: str) -> No
     assert c.context() == "idle"
     assert b.host.state == "ready"
     assert not c.in_feature
-    assert c.view.grid is not None
-    assert len(c.view.grid.held(c.now)) == end.count
-    assert c.view.ladder is not None
-    assert c.view.ladder.count == end.count
-    assert c.view.counter is not None
-    assert (c.view.counter.label, c.view.counter.collected) == ("BONUS WIN", FMT(end.win))
+    grid, rungs, counter = c.view.overlay(HoldGrid), c.view.overlay(LadderView), c.view.overlay(RespinCounter)
+    assert grid is not None
+    assert len(grid.held(c.now)) == end.count
+    assert rungs is not None
+    assert rungs.count == end.count
+    assert counter is not None
+    assert (counter.label, counter.collected) == ("BONUS WIN", FMT(end.win))
     assert b.host.controls.win == FMT(last.win)
     assert b.host.controls.balance == FMT(s.balance)
     assert b.host.announcements == [f"Hold and Respin result: {end.count} Moons, bonus win {FMT(end.win)}."]
@@ -592,8 +598,8 @@ def test_reload_during_the_bonus_animation_shows_its_end_result(kind: str) -> No
     # The next spin goes back to the reels.
     b.press("spin")
     b.run(FRAME_MS)
-    assert c.view.grid is None
-    assert c.view.ladder is None
+    assert c.view.overlay(HoldGrid) is None
+    assert c.view.overlay(LadderView) is None
     # The interrupted page, played on, ends the same.
     r.until(lambda c: idle(c) and not c.session.in_round, 600_000)
     assert r.host.controls.balance == FMT(last.balance_after)
@@ -616,8 +622,18 @@ def test_every_frame_of_a_bonus_stays_within_the_call_budget() -> None:
 
 
 # -- pages ----------------------------------------------------------------------------------------
+def page(kind: str, bet_per_line: int = 10, lines: int = 20, **kw: Any) -> str:
+    """Dialog ``kind`` for Moon Spell at this bet, as `pages.page_html` chooses it."""
+    fields: dict[str, Any] = {"desc": DESC, "info": {}, "fmt": FMT, "assets": ASSETS}
+    fields.update(kw)
+    ctx = PageContext(bet_per_line=bet_per_line, lines=lines, stake=bet_per_line * lines, **fields)
+    html = page_html(kind, screen_for(MOON), ctx)
+    assert html is not None
+    return html
+
+
 def test_paytable_shows_pays_moon_prizes_and_the_ladder_at_the_current_bet() -> None:
-    html = paytable_html(DESC, 10, 20, FMT, ASSETS)
+    html = page("paytable", 10, 20)
     assert "on 20 fixed lines: a total bet of 2.00" in html
     for symbol, pays in DESC["paytable"].items():
         for count, x in pays.items():
@@ -631,7 +647,7 @@ def test_paytable_shows_pays_moon_prizes_and_the_ladder_at_the_current_bet() -> 
 
 
 def test_rules_give_every_feature_and_the_par_sheet_figures() -> None:
-    html = rules_html(DESC, INFO, FMT, {}, stake=200)
+    html = page("help", 10, 20, info=INFO, settings={})
     for text in (
         'Return to player: <b class="fig-rtp">93.14%</b>',
         'Return to player in Feature Buy: <b class="fig-rtp-buy">95.74%</b>',
@@ -652,12 +668,12 @@ def test_rules_give_every_feature_and_the_par_sheet_figures() -> None:
 
 def test_the_buy_dialog_shows_the_price_and_says_when_the_balance_is_short() -> None:
     x = DESC["feature_buy"]["price_x"]
-    html = buy_html(DESC, x * 100, 100, 100_000, FMT, ASSETS, 0.9574)
+    html = page("buy", 5, 20, price=x * 100, balance=100_000, info={"mode_rtp": {"buy": 0.9574}})
     assert f'<strong id="buy-price">{FMT(x * 100)}</strong>' in html
     assert f"{x}× your total bet of 1.00" in html
     assert "95.74%" in html
     assert "not enough" not in html
-    short = buy_html(DESC, x * 100, 100, 1000, FMT, ASSETS)
+    short = page("buy", 5, 20, price=x * 100, balance=1000)
     assert "Your balance of 10.00 is not enough" in short
 
 
@@ -666,11 +682,11 @@ def test_history_names_the_bonus_the_buy_and_the_jackpot() -> None:
     s = r.session
     s.set_bet(s.game.bets.default)
     s.buy()
-    html = history_html(s.history, FMT, ASSETS, {x["id"]: x["name"] for x in DESC["symbols"]})
+    html = page("history", history=s.history)
     assert f"Feature Buy {FMT(s.price('buy'))}" in html
     assert "Hold and Respin" in html
     s.spin()
     while s.pending is not None:
         s.choose(s.pending.choices[0])
-    html = history_html(s.history, FMT, ASSETS, {x["id"]: x["name"] for x in DESC["symbols"]})
+    html = page("history", history=s.history)
     assert "· jackpot " in html

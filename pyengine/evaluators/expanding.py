@@ -1,4 +1,4 @@
-"""Expanding-symbol wins (free spins of book games).
+"""Expanding-symbol wins (free spins where one symbol expands to fill its reels).
 
 When enough reels show the expanding symbol for a win, it fills those reels and pays on
 every active line, on non-adjacent reels too. No wild substitutes for it here.

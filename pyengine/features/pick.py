@@ -7,7 +7,7 @@ strategy (fixed order, random, adaptive) sees the same sequence of prizes with t
 probabilities: the choice cannot change the RTP. The math therefore reads a pick as a
 random order of its prizes, cut at the first stopper or after ``picks`` picks.
 
-An open choice (a pet, a colour) is a pick whose cells show their prizes (``faces``) and
+An open choice (a character, a colour) is a pick whose cells show their prizes (``faces``) and
 are not shuffled: then the choice is the player's, and the game must make every prize
 worth the same.
 """

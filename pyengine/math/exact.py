@@ -162,7 +162,7 @@ def spin_distribution(
 
     The win is the line wins on all ``paylines`` (in multiples of the bet per line) plus
     ``settle(c)[0]``, where ``c`` adds up ``counts(column)`` over the five windows' columns
-    (for example Books shown, reels showing a symbol); ``settle(c)[1]`` is the flag (for
+    (for example scatters shown, reels showing a symbol); ``settle(c)[1]`` is the flag (for
     example: the spin retriggers). Returns {(win, flag): number of stop combinations}; the
     numbers add up to ``reels.radix``.
 

@@ -1,26 +1,41 @@
 """Beats: how each engine event is played back on screen.
 
 `beat_for` maps an event to a `Beat` (an animation with a start, an update that says when
-it is done, and `hurry` for quick stop) or applies it at once and returns None. Each game
-registers a `GameScreen` with its own beats, recovery and texts (see ``book_of_spells.py``
-and ``moon_spell.py``); the events every game shares are played here.
+it is done, and `hurry` for quick stop) or applies it at once and returns None. A beat
+sees the controller only through `stage.Stage`. Each game registers a `GameScreen` with
+its own beats, recovery, words and pages (``web/slotui/<game_id>.py``); the events every
+game shares are played here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from pyengine import events as ev
 
-from .view import Banner, GambleView, IntroView
+from .gamble import GambleOverlay
+from .overlay import IntroCard
+from .stage import Beat, EventHandler, GameScreen, Stage, register_screen, screen_for
+from .view import Banner
 
-if TYPE_CHECKING:
-    from .controller import Controller
-
-__all__ = ["Beat", "GameScreen", "add_rebuilder", "beat_for", "rebuild", "register", "register_screen", "screen_for"]
-
+__all__ = [
+    "Beat",
+    "GameScreen",
+    "Wait",
+    "WinsBeat",
+    "add_rebuilder",
+    "beat_for",
+    "choice",
+    "is_info",
+    "is_win",
+    "rebuild",
+    "register",
+    "register_screen",
+    "screen_for",
+    "show_gamble",
+    "show_line",
+    "symbol_name",
+]
 
 
 def is_win(e: ev.Event) -> bool:
@@ -33,73 +48,18 @@ def is_info(e: ev.Event) -> bool:
     win that follows one is presented together with the wins before it."""
     return e.category == "info"
 
+
 TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
-
-
-EventHandler = Callable[[Any, "Controller"], "Beat | None"]
-
-
-@dataclass(slots=True)
-class GameScreen:
-    """What a game adds to the shared client: beats for its own events, how its wins are
-    presented, recovery of its feature after a reload, and the words for its feature."""
-
-    feature: str = "the feature"
-    """The feature's name in messages ("Autoplay stopped: <feature> won!")."""
-    start_label: str = "START"
-    stop_label: str = "Stop when the feature is won"
-    handlers: dict[str, EventHandler] = field(default_factory=dict)
-    wins_beat: Callable[[list[ev.Event], Controller], Beat] | None = None
-    rebuild: Callable[[Controller, list[ev.Event]], None] | None = None
-    """Recovery: show the feature of ``events`` (the round in play, or the last one)."""
-    status: Callable[[Controller], str] | None = None
-    """The line above the reels (e.g. the free-spin counter)."""
-    spin_started: Callable[[Controller, ev.Spin], None] | None = None
-    win_label: Callable[[ev.Event, Controller], str] | None = None
-    """The words under the reels for one of the game's own win events (its symbols framed)."""
-    extra_symbols: tuple[str, ...] = ()
-    """Pictures in the game's symbols folder that are not reel symbols (e.g. an empty cell)."""
-    big_symbols: tuple[str, ...] = ()
-    """Symbols also drawn large (intros): rasterized at the reel window's height."""
-    pictures: tuple[str, ...] = ("background", "frame", "logo")
-    """The game's other pictures (``static/games/<id>/<name>.svg``) the screen draws."""
-    pick_look: Any = None
-    """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
-
-
-_SCREENS: dict[str, GameScreen] = {}
-
-
-def register_screen(game_id: str, screen: GameScreen) -> None:
-    """A game's client module registers its screen when imported."""
-    _SCREENS[game_id] = screen
-
-
-def screen_for(game_id: str) -> GameScreen:
-    return _SCREENS.get(game_id) or GameScreen()
-
-
-class Beat:
-    """An animation step. ``update`` returns True when it is finished."""
-
-    def start(self, c: Controller, now: float) -> None:
-        self.t0 = now
-
-    def update(self, c: Controller, now: float) -> bool:
-        return True
-
-    def hurry(self, c: Controller) -> None:
-        """Quick stop: finish as soon as possible."""
 
 
 class Wait(Beat):
     def __init__(self, ms: float) -> None:
         self.ms = ms
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         return now - self.t0 >= self.ms
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
@@ -107,16 +67,13 @@ class SpinBeat(Beat):
     def __init__(self, e: ev.Spin) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         v = c.view
         v.highlights = []
         v.line_rows = None
-        v.expanded = {}
         v.cell_values = {}
-        v.grid = None
-        v.ladder = None
-        v.counter = None
+        v.clear_reels()
         c.last_wins = []
         strips = c.strips.get(self.e.phase) or c.strips["base"]
         if [r.strip for r in v.reels.reels] != strips:
@@ -125,10 +82,10 @@ class SpinBeat(Beat):
         if c.screen.spin_started is not None:
             c.screen.spin_started(c, self.e)
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         return not c.view.reels.moving
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         c.view.reels.slam(c.now, c.timing)
 
 
@@ -138,14 +95,14 @@ def _positions(e: ev.Event) -> list[tuple[int, int]]:
     return [(int(r), int(w)) for r, w in getattr(e, "positions", ())]
 
 
-def symbol_name(c: Controller, symbol: str) -> str:
+def symbol_name(c: Stage, symbol: str) -> str:
     return str(next((s["name"] for s in c.desc["symbols"] if s["id"] == symbol), symbol))
 
 
 class WinsBeat(Beat):
     """Show the spin's total, then each win in turn (line drawn, symbols framed, amount)."""
 
-    def __init__(self, wins: list[ev.Event], c: Controller) -> None:
+    def __init__(self, wins: list[ev.Event], c: Stage) -> None:
         self.wins = wins
         self.total = sum(int(getattr(w, "win", 0)) for w in wins)
         stake = c.session.bet.total
@@ -155,7 +112,7 @@ class WinsBeat(Beat):
         self.from_win = c.win_shown
         self.hurried = False
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         c.last_wins = list(self.wins)
         t = c.timing
@@ -170,7 +127,7 @@ class WinsBeat(Beat):
         words = "Win" if not self.tier else self.tier.title()
         c.host.announce(f"{words}: {c.fmt(self.total)}")
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         elapsed = now - self.t0
         if elapsed < self.count_ms and not self.hurried:
             u = elapsed / self.count_ms
@@ -193,11 +150,11 @@ class WinsBeat(Beat):
             show_line(c, self.wins[i])
         return False
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.hurried = True
 
 
-def show_line(c: Controller, w: ev.Event | None) -> None:
+def show_line(c: Stage, w: ev.Event | None) -> None:
     """Draw one win: its line and framed symbols, with its amount."""
     v = c.view
     v.line_rows = None
@@ -222,7 +179,7 @@ def show_line(c: Controller, w: ev.Event | None) -> None:
 
 
 # -- instant events -------------------------------------------------------------------
-def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
+def _round_start(e: ev.RoundStart, c: Stage) -> Beat | None:
     c.balance_shown = e.balance
     c.win_shown = 0
     c.win_limit = 1 << 62
@@ -237,11 +194,11 @@ def _round_start(e: ev.RoundStart, c: Controller) -> Beat | None:
     return None
 
 
-def _round_end(e: ev.RoundEnd, c: Controller) -> Beat | None:
+def _round_end(e: ev.RoundEnd, c: Stage) -> Beat | None:
     c.balance_shown = e.balance
     c.win_shown = e.win
     c.win_limit = 1 << 62
-    c.view.gamble = None
+    c.view.remove(GambleOverlay)
     c.in_feature = False
     c.view.phase = "base"
     c.host.post("roundEnd", {"win": e.win, "balance": e.balance})
@@ -251,24 +208,32 @@ def _round_end(e: ev.RoundEnd, c: Controller) -> Beat | None:
     return None
 
 
-def _decision(e: ev.DecisionPending, c: Controller) -> Beat | None:
+def _decision(e: ev.DecisionPending, c: Stage) -> Beat | None:
     if c.queue and isinstance(c.queue[0], ev.ChoiceMade):
         return None  # already answered (autoplay): nothing to wait for
     if e.kind == "gamble" and c.view.gamble is None:
-        c.view.gamble = GambleView(c.fmt(c.session.round_win), c.fmt(c.session.round_win * 2))
+        show_gamble(c, c.session.round_win)
     if e.kind == "collect_or_gamble":
         c.host.announce(f"Win {c.fmt(c.session.round_win)}: collect or gamble.")
     return None
 
 
-def _choice(e: ev.ChoiceMade, c: Controller) -> Beat | None:
-    if e.kind == "feature_start" and c.view.intro is not None:
-        if isinstance(c.view.intro, IntroView):
-            c.view.expanding = c.view.intro.symbol
-        c.view.intro = None
+def show_gamble(c: Stage, win: int) -> GambleOverlay:
+    """Put the gamble screen up for ``win`` (the card face down)."""
+    c.view.remove(GambleOverlay)
+    g = GambleOverlay(c.fmt(win), c.fmt(win * 2))
+    c.view.overlays.append(g)
+    return g
+
+
+def choice(e: ev.ChoiceMade, c: Stage) -> Beat | None:
+    """The player's choice: Start takes the feature's intro card down; Gamble puts the
+    gamble screen up (a game's own handler may do more, then call this)."""
+    if e.kind == "feature_start":
+        c.view.remove(IntroCard)
     if e.kind == "collect_or_gamble" and e.choice == "gamble":
         win = c.session.round_win if c.session.in_round else c.win_shown
-        c.view.gamble = GambleView(c.fmt(win), c.fmt(win * 2))
+        show_gamble(c, win)
         c.host.announce("Gamble: red or black?")
     return None
 
@@ -277,11 +242,11 @@ class GambleCardBeat(Beat):
     def __init__(self, e: ev.GambleCard) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         g = c.view.gamble
         if g is None:
-            g = c.view.gamble = GambleView(c.fmt(c.win_shown), c.fmt(c.win_shown * 2))
+            g = show_gamble(c, c.win_shown)
         g.card = self.e.card
         g.flipped_at = now
         g.history = [self.e.card, *g.history][:6]
@@ -293,7 +258,7 @@ class GambleCardBeat(Beat):
         c.host.announce(f"The card is {color}. {'You win ' + c.fmt(self.e.win) if self.e.won else 'You lose.'}")
         self.ms = c.timing.line_show * 0.8
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms:
             return False
         g = c.view.gamble
@@ -302,13 +267,13 @@ class GambleCardBeat(Beat):
             g.result = ""
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
-def _gamble_end(e: ev.GambleEnd, c: Controller) -> Beat | None:
+def _gamble_end(e: ev.GambleEnd, c: Stage) -> Beat | None:
     c.win_shown = e.win
-    c.view.gamble = None
+    c.view.remove(GambleOverlay)
     if e.reason == "limit":
         c.host.announce("Gamble limit reached: the win is collected.")
     return None
@@ -320,7 +285,7 @@ class JackpotBeat(Beat):
     def __init__(self, e: ev.JackpotWin) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         amount = self.e.amount
         c.win_shown += amount
@@ -330,14 +295,14 @@ class JackpotBeat(Beat):
         c.host.announce(f"Time jackpot won: {c.fmt(amount)}!")
         self.ms = c.timing.line_show * 2.2
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms:
             return False
         c.view.banner = None
         c.show_jackpot(None)
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
 
 
@@ -345,7 +310,7 @@ _HANDLERS: dict[str, EventHandler] = {
     ev.RoundStart.type: _round_start,
     ev.RoundEnd.type: _round_end,
     ev.DecisionPending.type: _decision,
-    ev.ChoiceMade.type: _choice,
+    ev.ChoiceMade.type: choice,
     ev.Spin.type: lambda e, c: SpinBeat(e),
     ev.GambleCard.type: lambda e, c: GambleCardBeat(e),
     ev.GambleEnd.type: _gamble_end,
@@ -359,7 +324,7 @@ def register(event_type: str, handler: EventHandler) -> None:
     _HANDLERS[event_type] = handler
 
 
-def beat_for(e: ev.Event, c: Controller) -> Beat | None:
+def beat_for(e: ev.Event, c: Stage) -> Beat | None:
     """The beat that plays ``e`` (None when it applies at once)."""
     screen = c.screen
     if is_win(e):
@@ -389,16 +354,16 @@ def beat_for(e: ev.Event, c: Controller) -> Beat | None:
     return handler(e, c) if handler is not None else None
 
 
-_REBUILDERS: list[Callable[[Controller, list[ev.Event]], None]] = []
+_REBUILDERS: list[Callable[[Stage, list[ev.Event]], None]] = []
 
 
-def add_rebuilder(fn: Callable[[Controller, list[ev.Event]], None]) -> None:
+def add_rebuilder(fn: Callable[[Stage, list[ev.Event]], None]) -> None:
     """A shared feature's recovery (e.g. the pick board), run on the round in play after
     the game's own."""
     _REBUILDERS.append(fn)
 
 
-def rebuild(c: Controller) -> None:
+def rebuild(c: Stage) -> None:
     """Recovery: show the last settled reels and the state of the round in play."""
     s = c.session
     events = list(s.round_events) if s.in_round else []
@@ -425,5 +390,4 @@ def rebuild(c: Controller) -> None:
         cards = [e for e in events if isinstance(e, ev.GambleCard)]
         current = cards[-1].win if cards else s.round_win
         c.win_shown = current
-        c.view.gamble = GambleView(c.fmt(current), c.fmt(current * 2))
-        c.view.gamble.history = [e.card for e in reversed(cards)][:6]
+        show_gamble(c, current).history = [e.card for e in reversed(cards)][:6]

@@ -1,58 +1,97 @@
 """Book of Spells on screen: the free-spins intro where the Book picks the expanding
 symbol, the symbol shown above the reels for the whole feature, the expansion, the
-free-spin counter and total, retriggers and the win-limit ending."""
+free spins (the shared counter, retrigger, win-limit and end banners), and the game's
+paytable and rules pages."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from html import escape
 
 from pyengine import events as ev
 
-from .beats import Beat, GameScreen, Wait, WinsBeat, register_screen, show_line
-from .view import Banner, IntroView
+from . import pages
+from .beats import Beat, GameScreen, choice, register_screen, symbol_name
+from .canvas import Canvas
+from .expanding import ExpandedReels, ExpandingSymbol, wins_beat
+from .freespins import FreeSpins, begin
+from .gamble import CARD_BACK
+from .layout import BACKGROUND, FRAME, LOGO, Layout
+from .overlay import IntroCard
+from .render import GOLD, INK, draw_symbol
+from .stage import Stage
 
-if TYPE_CHECKING:
-    from .controller import Controller
+__all__ = ["SCREEN", "BookIntro", "IntroBeat", "paytable_html", "rebuild_feature", "rules_html"]
 
-__all__ = ["SCREEN", "ExpansionBeat", "IntroBeat", "rebuild_feature"]
-
-
-def _status(c: Controller) -> None:
-    c.refresh_status()
+BOOK = "BOOK"
+"""The wild scatter, drawn large on the intro."""
 
 
-def status_text(c: Controller) -> str:
-    """The free-spin counter and the feature's win so far, during free spins."""
-    if not c.in_feature:
-        return ""
-    n, total = c.free_spin
-    return f"FREE SPIN {n} OF {total}  ·  FEATURE WIN {c.fmt(c.feature_win)}"
+@dataclass(slots=True)
+class BookIntro(IntroCard):
+    """The free-spins intro: the Book flips through symbols and lands on the chosen one."""
+
+    spins: int
+    symbol: str | None
+    candidates: tuple[str, ...]
+    started: float
+    settle_ms: float
+    waiting: bool = False
+
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        L = layout
+        canvas.fill_rect(0, 0, L.width, L.height, "rgba(6,2,18,0.82)")
+        size = min(L.reels_h * 0.95, L.width * 0.5)
+        x = (L.width - size) / 2
+        y = L.reels_y + (L.reels_h - size) / 2
+        canvas.text(f"{self.spins} FREE SPINS", L.width / 2, L.top_h * 0.75, L.top_h * 0.42, GOLD)
+        if canvas.has_sprite(BOOK):
+            canvas.sprite(BOOK, x, y, size, size)
+        # The pages turn fast, then slower, and stop on the chosen symbol.
+        elapsed = now - self.started
+        if self.symbol is None or elapsed < self.settle_ms:
+            u = min(elapsed / max(self.settle_ms, 1.0), 1.0) if self.symbol else 0.0
+            steps = int(26 * (1 - (1 - u) ** 2)) if self.symbol else int(elapsed / 90)
+            shown = self.candidates[steps % len(self.candidates)] if self.candidates else "?"
+            if self.symbol is not None and u >= 0.999:
+                shown = self.symbol
+        else:
+            shown = self.symbol
+        s = size * 0.46
+        canvas.fill_rect(x + (size - s) / 2 - 6, y + size * 0.26 - 6, s + 12, s + 12, "rgba(255,236,190,0.9)")
+        draw_symbol(canvas, shown, x + (size - s) / 2, y + size * 0.26, s)
+        label_y = y + size + L.cell * 0.22
+        canvas.text("EXPANDING SYMBOL", L.width / 2, min(label_y, L.height - L.cell * 0.3), L.cell * 0.2, INK)
+        if self.waiting:
+            canvas.text("PRESS START", L.width / 2, min(label_y + L.cell * 0.3, L.height - 8), L.cell * 0.2, GOLD)
+
+
+def _show_intro(c: Stage, intro: BookIntro) -> BookIntro:
+    c.view.remove(IntroCard)
+    c.view.overlays.append(intro)
+    return intro
 
 
 class IntroBeat(Beat):
     """'10 FREE SPINS' then the Book turning pages until it settles on the symbol."""
 
-    def __init__(self, e: ev.FreeSpinsAwarded, c: Controller) -> None:
+    def __init__(self, e: ev.FreeSpinsAwarded, c: Stage) -> None:
         self.e = e
         symbols = [s["id"] for s in c.desc["symbols"] if s["id"] in c.desc["free_spins"]["expanding"]]
         self.candidates = tuple(symbols)
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
-        c.in_feature = True
-        c.base_win = c.win_shown
-        c.free_spin = (0, self.e.total)
-        c.feature_win = 0
+        begin(c, self.e)
         settle = 600.0 if c.reduced_motion else 2400.0 if not c.turbo else 1400.0
-        c.view.intro = IntroView(self.e.count, None, self.candidates, now, settle)
-        c.host.post("featureStart", {"feature": "free_spins", "spins": self.e.count})
+        _show_intro(c, BookIntro(self.e.count, None, self.candidates, now, settle))
         c.host.announce(f"{self.e.count} free spins won! The Book chooses the expanding symbol.")
         self.ms = c.timing.line_show
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         return c.start_requested or now - self.t0 >= self.ms
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
@@ -62,20 +101,20 @@ class ChooseBeat(Beat):
     def __init__(self, e: ev.ExpandingSymbolChosen) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
-        intro = c.view.intro
-        if not isinstance(intro, IntroView):
-            intro = c.view.intro = IntroView(10, None, (self.e.symbol,), now, 0.0)
+        intro = c.view.overlay(BookIntro)
+        if intro is None:
+            intro = _show_intro(c, BookIntro(10, None, (self.e.symbol,), now, 0.0))
         intro.symbol = self.e.symbol
         intro.started = now
         self.ms = intro.settle_ms
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms and not c.start_requested:
             return False
-        intro = c.view.intro if isinstance(c.view.intro, IntroView) else None
-        name = next(s["name"] for s in c.desc["symbols"] if s["id"] == self.e.symbol)
+        intro = c.view.overlay(BookIntro)
+        name = symbol_name(c, self.e.symbol)
         if intro is not None:
             intro.started = min(intro.started, now - intro.settle_ms)  # show the symbol settled
         if c.autoplay is not None:
@@ -85,162 +124,99 @@ class ChooseBeat(Beat):
             c.host.announce(f"The expanding symbol is the {name}. Press Start to play the free spins.")
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0
 
 
-class ExpansionBeat(Beat):
-    """Regular wins first; then the expanding symbol fills its reels and pays every line."""
-
-    def __init__(self, regular: list[ev.Event], expanded: list[ev.Event], c: Controller) -> None:
-        self.regular = WinsBeat(regular, c) if regular else None
-        self.expanded = [e for e in expanded if isinstance(e, ev.ExpandedWin)]
-        self.stage = 0
-        self.hurried = False
-        self.grow_ms = 0.0
-
-    def start(self, c: Controller, now: float) -> None:
-        super().start(c, now)
-        if self.regular is not None:
-            self.regular.start(c, now)
-        else:
-            self.stage = 1
-
-    def update(self, c: Controller, now: float) -> bool:
-        if self.stage == 0:
-            assert self.regular is not None
-            if not self.regular.update(c, now):
-                return False
-            self.stage = 1
-        if self.stage == 1:
-            self.stage = 2
-            self.t_expand = now
-            self.grow_ms = 0.0 if self.hurried else 150.0 if c.reduced_motion else 700.0 if not c.turbo else 350.0
-            e = self.expanded[0]
-            name = next(s["name"] for s in c.desc["symbols"] if s["id"] == e.symbol)
-            c.host.announce(f"The {name} expands on {e.count} reels and pays on {e.lines} lines.")
-        if self.stage == 2:
-            e = self.expanded[0]
-            u = min((now - self.t_expand) / self.grow_ms, 1.0) if self.grow_ms > 0 else 1.0
-            c.view.expanded = {r: u for r in e.reels}
-            if u < 1.0:
-                return False
-            self.stage = 3
-            self.wins = WinsBeat(list(self.expanded), c)
-            self.wins.start(c, now)
-            if self.hurried:
-                self.wins.hurry(c)
-        if self.stage == 3:
-            if not self.wins.update(c, now):
-                show_line(c, self.expanded[0])
-                return False
-            return True
-        return True
-
-    def hurry(self, c: Controller) -> None:
-        self.hurried = True
-        if self.regular is not None:
-            self.regular.hurry(c)
-        if self.stage == 2:
-            self.grow_ms = 0.0
-        if self.stage == 3:
-            self.wins.hurry(c)
+def _choice(e: ev.ChoiceMade, c: Stage) -> Beat | None:
+    """Start: the chosen symbol goes above the reels for the whole feature."""
+    intro = c.view.overlay(BookIntro)
+    if e.kind == "feature_start" and intro is not None and intro.symbol is not None:
+        c.view.overlays.insert(0, ExpandingSymbol(intro.symbol))
+    return choice(e, c)
 
 
-def _awarded(e: ev.FreeSpinsAwarded, c: Controller) -> Beat | None:
-    if not e.retrigger:
-        return IntroBeat(e, c)
-    c.free_spin = (c.free_spin[0], e.total)
-    _status(c)
-    c.view.banner = Banner(f"+{e.count} FREE SPINS", "", c.now)
-    c.host.announce(f"{e.count} more free spins!")
-    return _ClearBanner(c.timing.line_show)
+def _feature_over(c: Stage) -> None:
+    c.view.remove(ExpandingSymbol)
+    c.view.remove(ExpandedReels)
 
 
-class _ClearBanner(Wait):
-    def update(self, c: Controller, now: float) -> bool:
-        if super().update(c, now):
-            c.view.banner = None
-            return True
-        return False
+FREE_SPINS = FreeSpins(intro=IntroBeat, ended=_feature_over)
 
 
-def _spin_start(e: ev.FreeSpinStart, c: Controller) -> Beat | None:
-    c.free_spin = (e.number, e.total)
-    c.in_feature = True
-    c.view.phase = "free"
-    _status(c)
-    return None
-
-
-def _cap(e: ev.WinCapReached, c: Controller) -> Beat | None:
-    c.feature_win = e.win
-    c.win_shown = c.base_win + e.win
-    c.view.banner = Banner("WIN LIMIT REACHED", c.fmt(e.win), c.now)
-    c.host.announce(f"The free-spin win limit is reached: {c.fmt(e.win)}.")
-    return _ClearBanner(c.timing.line_show * 1.5)
-
-
-def _end(e: ev.FreeSpinsEnd, c: Controller) -> Beat | None:
-    c.feature_win = e.win
-    c.win_shown = c.base_win + e.win
-    c.view.banner = Banner("FREE SPINS WIN", f"{c.fmt(e.win)} in {e.spins} spins", c.now)
-    c.host.post("featureEnd", {"feature": "free_spins", "win": e.win, "spins": e.spins})
-    c.host.announce(f"Free spins over: {c.fmt(e.win)} won in {e.spins} spins.")
-
-    class _Close(_ClearBanner):
-        def update(self, c: Controller, now: float) -> bool:
-            if super().update(c, now):
-                c.in_feature = False
-                c.view.expanding = None
-                c.view.expanded = {}
-                c.view.phase = "base"
-                _status(c)
-                return True
-            return False
-
-    return _Close(c.timing.line_show * 1.8)
-
-
-def rebuild_feature(c: Controller, events: list[ev.Event]) -> None:
+def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
     """Recovery inside free spins: symbol above the reels, counter, totals, intro."""
     chosen = next((e for e in events if isinstance(e, ev.ExpandingSymbolChosen)), None)
-    if chosen is None:
+    if chosen is None or not FREE_SPINS.restore(c, events):
         return
-    awarded = [e for e in events if isinstance(e, ev.FreeSpinsAwarded)]
-    starts = [e for e in events if isinstance(e, ev.FreeSpinStart)]
-    ended = any(isinstance(e, ev.FreeSpinsEnd) for e in events)
-    if ended:
-        return
-    c.in_feature = True
-    total = awarded[-1].total if awarded else 0
-    c.free_spin = (starts[-1].number if starts else 0, total)
-    first_spin = next((i for i, e in enumerate(events) if isinstance(e, ev.FreeSpinStart)), len(events))
-    c.feature_win = sum(
-        int(getattr(e, "win", 0))
-        for e in events[first_spin:]
-        if isinstance(e, ev.LineWin | ev.ScatterWin | ev.ExpandedWin)
-    )
-    c.base_win = sum(
-        int(getattr(e, "win", 0)) for e in events[:first_spin] if isinstance(e, ev.LineWin | ev.ScatterWin)
-    )
     if c.pending_kind == "feature_start":
         c.view.status = ""
-        c.view.intro = IntroView(
-            awarded[0].count if awarded else 10, chosen.symbol, (chosen.symbol,), c.now, 0.0, waiting=True
-        )
+        awarded = next(e for e in events if isinstance(e, ev.FreeSpinsAwarded))
+        _show_intro(c, BookIntro(awarded.count, chosen.symbol, (chosen.symbol,), c.now, 0.0, waiting=True))
         return
-    c.view.expanding = chosen.symbol
+    c.view.remove(ExpandingSymbol)
+    c.view.overlays.insert(0, ExpandingSymbol(chosen.symbol))
     c.view.phase = "free"
-    _status(c)
+    c.refresh_status()
 
 
-def _wins(wins: list[ev.Event], c: Controller) -> Beat:
-    """Regular wins, then the expansion (its own beat) when the spin has one."""
-    expanded: list[ev.Event] = [w for w in wins if isinstance(w, ev.ExpandedWin)]
-    if expanded:
-        return ExpansionBeat([w for w in wins if not isinstance(w, ev.ExpandedWin)], expanded, c)
-    return WinsBeat(wins, c)
+# -- pages ------------------------------------------------------------------------------------------
+def paytable_html(ctx: pages.PageContext) -> str:
+    """Every symbol with what it pays at the current bet, the Book, and the line shapes."""
+    desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
+    out = [
+        f'<p class="note">Pays at {fmt(ctx.bet_per_line)} per line on {ctx.lines} lines. Wins pay left to right '
+        "on consecutive reels from the leftmost; only the highest win per line is paid.</p>"
+    ]
+    scatter = ", ".join(f"{k}× {fmt(v * ctx.stake)}" for k, v in sorted(desc["scatter_pays"].items()) if v)
+    top = str(desc.get("wild_pays_as"))
+    out.append(
+        f'<div class="pay special">{pages.img(ctx.assets, BOOK, names[BOOK], 80)}<div><h3>{escape(names[BOOK])}</h3>'
+        f"<p>Wild: substitutes for every symbol. A line of Books alone pays as the "
+        f"{escape(names.get(top, top))}.</p><p>Scatter anywhere: {escape(scatter)} "
+        f"(× total bet) and 3 or more award {desc['free_spins']['award']} free spins.</p></div></div>"
+    )
+    out.append(pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets))
+    out.append(pages.line_shapes(desc))
+    return "".join(out)
+
+
+def rules_html(ctx: pages.PageContext) -> str:
+    """The rules as implemented, with the session's operator settings, then the shared paragraphs."""
+    desc, names, settings = ctx.desc, ctx.names, ctx.operator
+    fs = desc["free_spins"]
+    lines_max = max(desc["bets"]["lines"])
+    parts = [
+        f"<h3>{escape(desc['name'])}</h3>",
+        f"<p>5 reels, {desc['rows']} rows, 1 to {lines_max} selectable win lines. Choose the bet per line "
+        f"and the number of lines; the total bet is lines × bet per line. Pressing + past {lines_max} lines "
+        "starts again at 1. Bet Max sets the most lines and the highest bet; pressing it again spins.</p>",
+        "<h4>The Book</h4><p>The Book of Spells is wild for every other symbol. A line made only of Books pays "
+        f"as the {escape(names.get(desc.get('wild_pays_as', ''), ''))}. 3, 4 or 5 Books anywhere pay a scatter "
+        f"prize × the total bet and award {fs['award']} free spins.</p>",
+        "<h4>Free spins</h4><p>When free spins start the Book picks one symbol at random as the special "
+        "expanding symbol for the whole feature. It first pays as a regular symbol on the active lines; then, "
+        "if enough of it are on the reels for a win, it expands to cover its reels and pays on every active "
+        "line, even on non-adjacent reels. During free spins the Book does not substitute for the expanding "
+        f"symbol. 3 or more Books during free spins add {fs['award']} more. Free spins use the lines and bet "
+        "of the spin that triggered them.</p>",
+        f"<p>Free-spin win limit: when the free-spin wins become higher than {settings['free_spin_cap_x']}× "
+        "the total bet, the limit is paid and the feature ends.</p>",
+        "<h4>Gamble</h4><p>After a win you may collect or gamble: guess whether the next card from a face-down "
+        "deck is red or black. Right doubles the win, wrong loses it. Gamble is not offered when the win is "
+        f"above {settings['gamble_limit_x']}× the total bet, ends when the win passes that limit, is not "
+        "offered in autoplay and not after free spins that reached their limit.</p>",
+        pages.shared_rules(
+            ctx,
+            autoplay_stop="when free spins are won (if chosen)",
+            recovery="If you leave while Collect is offered, the win is credited when you come back. If you "
+            "reload or close the page during free spins or the gamble, you continue exactly where you left "
+            "off; the chosen expanding symbol is shown above the reels.",
+            expiry="collected automatically",
+            start="free spins",
+        ),
+    ]
+    return "".join(parts)
 
 
 SCREEN = GameScreen(
@@ -248,16 +224,17 @@ SCREEN = GameScreen(
     start_label="START FREE SPINS",
     stop_label="Stop when free spins are won",
     handlers={
-        ev.FreeSpinsAwarded.type: _awarded,
+        **FREE_SPINS.handlers,
         ev.ExpandingSymbolChosen.type: lambda e, c: ChooseBeat(e),
-        ev.FreeSpinStart.type: _spin_start,
-        ev.WinCapReached.type: _cap,
-        ev.FreeSpinsEnd.type: _end,
+        ev.ChoiceMade.type: _choice,
     },
-    wins_beat=_wins,
+    wins_beat=wins_beat,
     rebuild=rebuild_feature,
-    status=status_text,
-    big_symbols=("BOOK",),
-    pictures=("background", "frame", "logo", "card_back"),
+    status=FREE_SPINS.status,
+    big_symbols=(BOOK,),
+    pictures=(BACKGROUND, FRAME, LOGO, CARD_BACK),
+    feature_names={"free_spins": "free spins"},
+    paytable=paytable_html,
+    rules=rules_html,
 )
 register_screen("book_of_spells", SCREEN)

@@ -377,8 +377,8 @@ class App:
         """Fetch and decode every picture at once (the service worker usually has them)."""
         names = [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
         urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
-        for extra in self.controller.screen.pictures:
-            urls[extra] = f"{self.assets}/{extra}.svg"
+        for picture in self.controller.screen.pictures:
+            urls[picture.name] = f"{self.assets}/{picture.name}.svg"
         # Only the pictures the build found (games.json): a game without some of them draws text.
         known = self.info.get("assets", {}).get("pictures")
         if isinstance(known, list):
@@ -402,16 +402,10 @@ class App:
                 continue
             size = max(cell, L.reels_h * 0.95) if sid in big else cell
             sprites[sid] = raster(img, size, size)
-        if "background" in self.images:
-            sprites["background"] = raster(self.images["background"], L.width, L.height)
-        if "frame" in self.images:
-            sprites["frame"] = raster(self.images["frame"], L.frame[2], L.frame[3])
-        if "logo" in self.images:
-            h = L.top_h * 0.9
-            sprites["logo"] = raster(self.images["logo"], h * 3.33, h)
-        if "card_back" in self.images:
-            ch = L.reels_h * 0.8
-            sprites["card_back"] = raster(self.images["card_back"], ch * 0.714, ch)
+        for picture in self.controller.screen.pictures:
+            img = self.images.get(picture.name)
+            if img is not None:
+                sprites[picture.name] = raster(img, *picture.size(L))
         self.canvas.sprites = sprites
         self.blurred = False
 
@@ -529,21 +523,15 @@ class App:
         body = dlg.querySelector(".dlg-body")
         if nil(body):
             body = None
-        fmt = s.game.bets.format
-        names = {x["id"]: x["name"] for x in c.desc["symbols"]}
-        if kind == "paytable" and body is not None:
-            body.innerHTML = pages.paytable_html(c.desc, s.bet.bet_per_line, s.bet.lines, fmt, self.assets)
-        elif kind == "help" and body is not None:
-            body.innerHTML = pages.rules_html(c.desc, self.info, fmt, s.settings, stake=s.bet.total)
-        elif kind == "buy" and body is not None:
-            body.innerHTML = pages.buy_html(c.desc, c.buy_price(), s.bet.total, s.balance, fmt, self.assets)
+        html = pages.page_html(kind, c.screen, pages.page_context(s, c.desc, self.info, self.assets))
+        if html is not None and body is not None:
+            body.innerHTML = html
+        if kind == "buy":
             self.buy_error("")
             confirm = document.getElementById("buy-confirm")
             if not nil(confirm):
                 confirm.disabled = c.buy_blocked() is not None
-                confirm.textContent = f"Buy for {fmt(c.buy_price())}"
-        elif kind == "history" and body is not None:
-            body.innerHTML = pages.history_html(s.history, fmt, self.assets, names)
+                confirm.textContent = f"Buy for {s.game.bets.format(c.buy_price())}"
         elif kind == "settings":
             document.getElementById("set-reduced").checked = c.reduced_motion
             document.getElementById("set-turbo").checked = c.turbo

@@ -1,9 +1,11 @@
 """Hold and Respin on screen: cash values on prize symbols, the board of held and spinning
 cells, the prize ladder above the reels and the respin counter with the running total.
 
-Plain values that the game's beats update, and the functions that draw them through the
-`Canvas` interface. Nothing here knows a particular game: the prize symbol, its empty
-cell and the ladder's rungs come from the game's description.
+Plain values that the game's beats update, each an overlay that draws itself through the
+`Canvas` interface: the board in place of the reels (``View.board``), the ladder in the band
+above them (``View.band``) and the counter beside them (``View.on_frame``). Nothing here
+knows a particular game: the prize symbol, its empty cell, the ladder's rungs and the noun
+for the prizes held come from the game.
 """
 
 from __future__ import annotations
@@ -79,12 +81,20 @@ class HoldGrid:
     def total(self, now: float) -> int:
         return sum(c.prize for c in self.cells.values() if c.shows_prize(now))
 
+    def hides_reels(self, now: float) -> bool:
+        return not (self.fade_ms > 0 and now - self.started < self.fade_ms)
+
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        draw_grid(canvas, layout, self, now)
+
 
 @dataclass(slots=True)
 class LadderView:
-    """The prize ladder: rungs (count, multiplier text, money text), the count reached."""
+    """The prize ladder: rungs (count, multiplier text, money text), the count reached;
+    ``noun`` names what is counted ("PRIZES")."""
 
     rungs: tuple[tuple[int, str, str], ...]
+    noun: str
     count: int = 0
     changed_at: float = -1e9
     paid: int | None = None
@@ -96,18 +106,25 @@ class LadderView:
         """How many rungs the count has reached."""
         return sum(1 for n, _, _ in self.rungs if self.count >= n)
 
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        draw_ladder(canvas, layout, self, now)
+
 
 @dataclass(slots=True)
 class RespinCounter:
-    """Respins left (of ``total``), when they were last reset, the prizes held and their total."""
+    """Respins left (of ``total``), when they were last reset, the prizes held (``count``
+    ``noun``) and their total."""
 
     left: int
     total: int
-    moons: int = 0
+    noun: str
+    count: int = 0
     collected: str = ""
     label: str = "TOTAL"
     reset_at: float = -1e9
-    noun: str = "MOONS"
+
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        draw_counter(canvas, layout, self, now)
 
 
 # -- drawing --------------------------------------------------------------------------------
@@ -137,7 +154,7 @@ def _symbol(canvas: Canvas, key: str, x: float, y: float, size: float) -> None:
         canvas.text(key.split(":")[0], x + size / 2, y + size * 0.6, size * 0.22, INK)
 
 
-def draw_grid(canvas: Canvas, L: Layout, grid: HoldGrid, reels: ReelBank, now: float) -> None:
+def draw_grid(canvas: Canvas, L: Layout, grid: HoldGrid, now: float) -> None:
     """The board in place of the reels (the caller clips to the reel window)."""
     c = L.cell
     fade = clamp01((now - grid.started) / grid.fade_ms) if grid.fade_ms > 0 else 1.0
@@ -196,10 +213,10 @@ def draw_ladder(canvas: Canvas, L: Layout, ladder: LadderView, now: float) -> No
     flash = clamp01(1.0 - (now - ladder.changed_at) / 700.0)
     pulse = 0.5 + 0.5 * math.sin(now / 180.0)
     wide = w >= h * 2.0
-    for i, (moons, mult, money) in enumerate(ladder.rungs):
+    for i, (count, mult, money) in enumerate(ladder.rungs):
         x = x0 + i * (w + gap)
         reached = i < lit
-        paid = ladder.paid == moons
+        paid = ladder.paid == count
         if reached:
             color = "#ffe27a" if paid or (i == lit - 1 and flash > 0.5) else "#f4c040"
             canvas.fill_rect(x, y, w, h, color)
@@ -210,7 +227,7 @@ def draw_ladder(canvas: Canvas, L: Layout, ladder: LadderView, now: float) -> No
             canvas.fill_rect(x, y, w, h, f"rgba(70,40,30,{0.55 + 0.3 * pulse:.2f})" if nxt else "rgba(16,7,44,0.88)")
             canvas.stroke_rect(x, y, w, h, GOLD if nxt else "rgba(255,210,74,0.38)", max(1.5, h * 0.035))
             ink, sub = (GOLD, INK) if nxt else ("#d9c9a0", MUTED)
-        top = f"{moons} MOONS · {mult}" if wide else f"{moons} MOONS"
+        top = f"{count} {ladder.noun} · {mult}" if wide else f"{count} {ladder.noun}"
         canvas.text(top, x + w / 2, y + h * 0.36, min(h * 0.2, w * 1.7 / max(len(top), 1)), sub)
         canvas.text(money, x + w / 2, y + h * 0.8, min(h * 0.32, w * 1.5 / max(len(money), 1)), ink)
 
@@ -274,4 +291,4 @@ def draw_counter(canvas: Canvas, L: Layout, counter: RespinCounter, now: float) 
         return
     canvas.text(counter.label, x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.13), MUTED)
     canvas.text(text, x + w / 2, y + h * 0.6, min(h * 0.3, w * 1.55 / max(len(text), 1)), GOLD)
-    canvas.text(f"{counter.moons} {counter.noun}", x + w / 2, y + h * 0.9, min(h * 0.15, w * 0.13), INK)
+    canvas.text(f"{counter.count} {counter.noun}", x + w / 2, y + h * 0.9, min(h * 0.15, w * 0.13), INK)

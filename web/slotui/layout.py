@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Layout", "compute_layout"]
+__all__ = ["BACKGROUND", "FRAME", "LOGO", "Layout", "Picture", "compute_layout"]
 
 # The frame artwork is 1000x620 with its window at x 40..960, y 40..580.
 FRAME_W, FRAME_H, FRAME_IN_X, FRAME_IN_Y = 1000.0, 620.0, 40.0, 40.0
@@ -66,3 +67,17 @@ def compute_layout(width: int, height: int, columns: int = 5, rows: int = 3) -> 
     fx, fy = reels_w * border_x, reels_h * border_y
     frame = (reels_x - fx, reels_y - fy, reels_w + 2 * fx, reels_h + 2 * fy)
     return Layout(width, height, cell, reels_x, reels_y, columns, rows, 0.0, top_h, frame)
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture a screen draws (``static/games/<id>/<name>.svg``) and the size, in device
+    pixels at a layout, that the browser rasterizes it at once (so drawing it is one call)."""
+
+    name: str
+    size: Callable[[Layout], tuple[float, float]]
+
+
+BACKGROUND = Picture("background", lambda L: (L.width, L.height))
+FRAME = Picture("frame", lambda L: (L.frame[2], L.frame[3]))
+LOGO = Picture("logo", lambda L: (L.top_h * 0.9 * 3.33, L.top_h * 0.9))

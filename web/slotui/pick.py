@@ -12,17 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from pyengine import events as ev
 
 from .beats import Beat, add_rebuilder, register
 from .canvas import Canvas
 from .layout import Layout
+from .stage import Stage
 from .timing import clamp01, ease_out_cubic
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 __all__ = ["PICK", "PickCell", "PickLook", "PickOverlay", "board", "look_of", "rebuild_pick", "waiting_on_pick"]
 
@@ -178,18 +174,18 @@ class PickOverlay:
         canvas.text(label, cx + w / 2, y + size * (0.9 if picture else 0.6), size * (0.16 if picture else 0.24), color)
 
 
-def look_of(c: Controller) -> PickLook:
+def look_of(c: Stage) -> PickLook:
     """The game's `PickLook`, or the defaults."""
     look = getattr(c.screen, "pick_look", None)
     return look if isinstance(look, PickLook) else PickLook()
 
 
-def board(c: Controller) -> PickOverlay | None:
+def board(c: Stage) -> PickOverlay | None:
     """The pick board on screen, or None."""
     return c.view.overlay(PickOverlay)
 
 
-def _start(e: ev.PickStart, c: Controller) -> Beat | None:
+def _start(e: ev.PickStart, c: Stage) -> Beat | None:
     c.view.remove(PickOverlay)
     overlay = PickOverlay(e.name, e.columns, [PickCell(face=f) for f in e.faces], look_of(c), started=c.now)
     c.view.overlays.append(overlay)
@@ -206,7 +202,7 @@ class RevealBeat(Beat):
     def __init__(self, e: ev.PickReveal) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         overlay = board(c)
         self.ms = 0.0 if c.reduced_motion else FLIP_MS + c.timing.pause
@@ -223,10 +219,10 @@ class RevealBeat(Beat):
             overlay.focus = min(closed, key=lambda i: abs(i - self.e.cell))
         c.host.announce(f"Cell {self.e.cell + 1}: {overlay.look.text(self.e.name, self.e.prize)}.")
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         return now - self.t0 >= self.ms
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = 0.0
         overlay = board(c)
         if overlay is not None and 0 <= self.e.cell < len(overlay.cells):
@@ -239,7 +235,7 @@ class EndBeat(Beat):
     def __init__(self, e: ev.PickEnd) -> None:
         self.e = e
 
-    def start(self, c: Controller, now: float) -> None:
+    def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         overlay = board(c)
         self.ms = c.timing.line_show * (0.6 if c.reduced_motion else 1.2)
@@ -254,17 +250,17 @@ class EndBeat(Beat):
         overlay.message = "THE OTHER CELLS HELD"
         c.host.announce("The other cells held: " + ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes))
 
-    def update(self, c: Controller, now: float) -> bool:
+    def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms:
             return False
         c.view.remove(PickOverlay)
         return True
 
-    def hurry(self, c: Controller) -> None:
+    def hurry(self, c: Stage) -> None:
         self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
 
 
-def waiting_on_pick(c: Controller) -> None:
+def waiting_on_pick(c: Stage) -> None:
     """The round waits on a pick: the board takes the player's input."""
     overlay = board(c)
     if overlay is None:
@@ -275,7 +271,7 @@ def waiting_on_pick(c: Controller) -> None:
         overlay.focus = closed[0]
 
 
-def rebuild_pick(c: Controller, events: list[ev.Event]) -> None:
+def rebuild_pick(c: Stage, events: list[ev.Event]) -> None:
     """Recovery: the board of a pick still in play, with the cells opened so far."""
     start = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], ev.PickStart)), None)
     if start is None or any(isinstance(e, ev.PickEnd) for e in events[start:]):

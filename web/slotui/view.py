@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from .holdrespin import HoldGrid, LadderView, RespinCounter
-from .overlay import Overlay
+from .gamble import GambleOverlay
+from .overlay import Board, IntroCard, Overlay, ReelOverlay
 from .reels import ReelBank
 
-__all__ = ["Banner", "FeatureIntro", "GambleView", "IntroView", "View"]
+__all__ = ["Banner", "View"]
 
 Position = tuple[int, int]
 OverlayT = TypeVar("OverlayT")
@@ -26,45 +26,16 @@ class Banner:
 
 
 @dataclass(slots=True)
-class IntroView:
-    """The free-spins intro: the Book flips through symbols and lands on the chosen one."""
-
-    spins: int
-    symbol: str | None
-    candidates: tuple[str, ...]
-    started: float
-    settle_ms: float
-    waiting: bool = False
-
-
-@dataclass(slots=True)
-class FeatureIntro:
-    """A feature's title card over the reels: a title, its symbol, a few lines and, once
-    the round waits on the player, the prompt to start."""
-
-    title: str
-    lines: tuple[str, ...]
-    symbol: str | None
-    started: float
-    waiting: bool = False
-    prompt: str = "PRESS START"
-
-
-@dataclass(slots=True)
-class GambleView:
-    """The gamble screen: the card, the stakes and the card history."""
-
-    win: str
-    potential: str
-    card: str | None = None  # e.g. "QH" while shown face up
-    flipped_at: float = 0.0
-    history: list[str] = field(default_factory=list)
-    result: str = ""
-
-
-@dataclass(slots=True)
 class View:
-    """Everything on the canvas besides the static art."""
+    """Everything on the canvas besides the static art.
+
+    Features draw through overlays (`overlay.Overlay`), by where they go, in drawing order:
+    ``band`` (the band above the reels, in place of the status line and the logo),
+    ``board`` (in place of the reels), ``on_reels`` (over the settled symbols, under the win
+    lines), ``on_frame`` (beside the reels, over the frame, under the win label and the
+    banner) and ``overlays`` (over everything). A spin clears the first four; what is in
+    ``overlays`` belongs to its feature until the feature takes it off.
+    """
 
     reels: ReelBank
     highlights: list[tuple[int, int]] = field(default_factory=list)
@@ -74,25 +45,47 @@ class View:
     line_color: str = "#ffd24a"
     banner: Banner | None = None
     status: str = ""
-    expanding: str | None = None
-    expanded: dict[int, float] = field(default_factory=dict)
-    intro: IntroView | FeatureIntro | None = None
-    gamble: GambleView | None = None
     dim: float = 0.0
     phase: str = "base"
     cell_values: dict[Position, str] = field(default_factory=dict)
-    """Cash values written on symbols of the settled reels (Moon prizes), by (reel, row)."""
-    grid: HoldGrid | None = None
-    """Hold and Respin: the board of held and spinning cells drawn instead of the reels."""
-    ladder: LadderView | None = None
-    counter: RespinCounter | None = None
+    """Values written on symbols of the settled reels (e.g. cash prizes), by (reel, row)."""
+    band: Overlay | None = None
+    board: Board | None = None
+    on_reels: list[ReelOverlay] = field(default_factory=list)
+    on_frame: list[Overlay] = field(default_factory=list)
     overlays: list[Overlay] = field(default_factory=list)
     """What features draw over everything else, in order (see `overlay.Overlay`)."""
 
     def overlay(self, kind: type[OverlayT]) -> OverlayT | None:
-        """The first overlay of type ``kind`` on screen, or None."""
-        return next((o for o in self.overlays if isinstance(o, kind)), None)
+        """The first overlay of type ``kind`` on screen (wherever it is drawn), or None."""
+        for o in (self.band, self.board, *self.on_reels, *self.on_frame, *self.overlays):
+            if isinstance(o, kind):
+                return o
+        return None
 
     def remove(self, kind: type[object]) -> None:
         """Take every overlay of type ``kind`` off the screen."""
+        if isinstance(self.band, kind):
+            self.band = None
+        if isinstance(self.board, kind):
+            self.board = None
+        self.on_reels[:] = [o for o in self.on_reels if not isinstance(o, kind)]
+        self.on_frame[:] = [o for o in self.on_frame if not isinstance(o, kind)]
         self.overlays[:] = [o for o in self.overlays if not isinstance(o, kind)]
+
+    def clear_reels(self) -> None:
+        """A new spin: nothing stays on or beside the reels (``overlays`` stay)."""
+        self.band = None
+        self.board = None
+        self.on_reels.clear()
+        self.on_frame.clear()
+
+    @property
+    def intro(self) -> IntroCard | None:
+        """The feature's intro card on screen (`overlay.IntroCard`), or None."""
+        return next((o for o in self.overlays if isinstance(o, IntroCard)), None)
+
+    @property
+    def gamble(self) -> GambleOverlay | None:
+        """The gamble screen while it is up, or None."""
+        return next((o for o in self.overlays if isinstance(o, GambleOverlay)), None)

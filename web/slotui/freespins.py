@@ -1,0 +1,162 @@
+"""Free spins on screen, for any game that has them: the counter and the feature's win on
+the status line, the retrigger banner, the win-limit banner and the end summary, and the
+counter brought back after a reload.
+
+A game makes one `FreeSpins` with its words and its own intro and ending, and puts its
+`handlers` and `status` in its `stage.GameScreen`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pyengine import events as ev
+
+from .beats import Wait, is_win
+from .stage import Beat, EventHandler, Stage
+from .view import Banner
+
+__all__ = ["FreeSpins", "FreeSpinsWords", "begin"]
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSpinsWords:
+    """What the free spins say, as format strings (``{n}``, ``{total}``, ``{win}``, ``{count}``,
+    ``{spins}``)."""
+
+    counter: str = "FREE SPIN {n} OF {total}  ·  FEATURE WIN {win}"
+    retrigger: str = "+{count} FREE SPINS"
+    retrigger_said: str = "{count} more free spins!"
+    limit: str = "WIN LIMIT REACHED"
+    limit_said: str = "The free-spin win limit is reached: {win}."
+    end: str = "FREE SPINS WIN"
+    end_detail: str = "{win} in {spins} spins"
+    end_said: str = "Free spins over: {win} won in {spins} spins."
+
+
+FEATURE = "free_spins"
+"""The feature's id in the messages posted to the page (``featureStart``, ``featureEnd``)."""
+
+
+def begin(c: Stage, e: ev.FreeSpinsAwarded) -> None:
+    """The feature starts (a game's intro beat calls this): counter, totals, the message."""
+    c.in_feature = True
+    c.base_win = c.win_shown
+    c.free_spin = (0, e.total)
+    c.feature_win = 0
+    c.host.post("featureStart", {"feature": FEATURE, "spins": e.count})
+
+
+class _ClearBanner(Wait):
+    """Show the banner for ``ms``, take it down, then call ``after``."""
+
+    def __init__(self, ms: float, after: Callable[[Stage], None] | None = None) -> None:
+        super().__init__(ms)
+        self.after = after
+
+    def update(self, c: Stage, now: float) -> bool:
+        if not super().update(c, now):
+            return False
+        c.view.banner = None
+        if self.after is not None:
+            self.after(c)
+        return True
+
+
+class FreeSpins:
+    """The shared free-spins presentation in a game's words.
+
+    ``intro`` plays the first award (the game's own intro, e.g. choosing a symbol); ``ended``
+    takes the game's own feature display down once the end summary has been shown.
+    """
+
+    def __init__(
+        self,
+        words: FreeSpinsWords | None = None,
+        *,
+        intro: Callable[[ev.FreeSpinsAwarded, Stage], Beat | None] | None = None,
+        ended: Callable[[Stage], None] | None = None,
+    ) -> None:
+        self.words = words or FreeSpinsWords()
+        self.intro = intro
+        self.ended = ended
+
+    @property
+    def handlers(self) -> dict[str, EventHandler]:
+        """The beats of the free-spin events, for `stage.GameScreen.handlers`."""
+        return {
+            ev.FreeSpinsAwarded.type: self._awarded,
+            ev.FreeSpinStart.type: self._spin_start,
+            ev.WinCapReached.type: self._cap,
+            ev.FreeSpinsEnd.type: self._end,
+        }
+
+    def status(self, c: Stage) -> str:
+        """The counter and the feature's win so far, during free spins (`stage.GameScreen.status`)."""
+        if not c.in_feature:
+            return ""
+        n, total = c.free_spin
+        return self.words.counter.format(n=n, total=total, win=c.fmt(c.feature_win))
+
+    def _awarded(self, e: ev.FreeSpinsAwarded, c: Stage) -> Beat | None:
+        if not e.retrigger:
+            if self.intro is not None:
+                return self.intro(e, c)
+            begin(c, e)
+            return None
+        c.free_spin = (c.free_spin[0], e.total)
+        c.refresh_status()
+        c.view.banner = Banner(self.words.retrigger.format(count=e.count), "", c.now)
+        c.host.announce(self.words.retrigger_said.format(count=e.count))
+        return _ClearBanner(c.timing.line_show)
+
+    def _spin_start(self, e: ev.FreeSpinStart, c: Stage) -> Beat | None:
+        c.free_spin = (e.number, e.total)
+        c.in_feature = True
+        c.view.phase = "free"
+        c.refresh_status()
+        return None
+
+    def _cap(self, e: ev.WinCapReached, c: Stage) -> Beat | None:
+        c.feature_win = e.win
+        c.win_shown = c.base_win + e.win
+        c.view.banner = Banner(self.words.limit, c.fmt(e.win), c.now)
+        c.host.announce(self.words.limit_said.format(win=c.fmt(e.win)))
+        return _ClearBanner(c.timing.line_show * 1.5)
+
+    def _end(self, e: ev.FreeSpinsEnd, c: Stage) -> Beat | None:
+        c.feature_win = e.win
+        c.win_shown = c.base_win + e.win
+        w = self.words
+        c.view.banner = Banner(w.end, w.end_detail.format(win=c.fmt(e.win), spins=e.spins), c.now)
+        c.host.post("featureEnd", {"feature": FEATURE, "win": e.win, "spins": e.spins})
+        c.host.announce(w.end_said.format(win=c.fmt(e.win), spins=e.spins))
+        return _ClearBanner(c.timing.line_show * 1.8, self._over)
+
+    def _over(self, c: Stage) -> None:
+        c.in_feature = False
+        if self.ended is not None:
+            self.ended(c)
+        c.view.phase = "base"
+        c.refresh_status()
+
+    def rebuild(self, c: Stage, events: list[ev.Event]) -> None:
+        """Recovery (`stage.GameScreen.rebuild`): the counter and the totals of free spins in
+        play in ``events``, on the status line."""
+        if self.restore(c, events):
+            c.refresh_status()
+
+    def restore(self, c: Stage, events: list[ev.Event]) -> bool:
+        """The counter and the totals of free spins in play in ``events`` (a game's own
+        recovery calls this first); False when none are in play (none awarded, or over)."""
+        awarded = [e for e in events if isinstance(e, ev.FreeSpinsAwarded)]
+        if not awarded or any(isinstance(e, ev.FreeSpinsEnd) for e in events):
+            return False
+        starts = [e for e in events if isinstance(e, ev.FreeSpinStart)]
+        c.in_feature = True
+        c.free_spin = (starts[-1].number if starts else 0, awarded[-1].total)
+        first_spin = next((i for i, e in enumerate(events) if isinstance(e, ev.FreeSpinStart)), len(events))
+        c.feature_win = sum(int(getattr(e, "win", 0)) for e in events[first_spin:] if is_win(e))
+        c.base_win = sum(int(getattr(e, "win", 0)) for e in events[:first_spin] if is_win(e))
+        return True

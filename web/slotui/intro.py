@@ -1,0 +1,51 @@
+"""A feature's title card over the reels: a title, its symbol, a few lines and, once the
+round waits on the player, the prompt to start. Any game's beats may put one up."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .canvas import Canvas
+from .layout import Layout
+from .overlay import IntroCard
+from .render import GOLD, INK, draw_symbol
+
+__all__ = ["FeatureCard"]
+
+
+@dataclass(slots=True)
+class FeatureCard(IntroCard):
+    """The title card (in ``View.overlays``)."""
+
+    title: str
+    lines: tuple[str, ...]
+    symbol: str | None
+    started: float
+    waiting: bool = False
+    prompt: str = "PRESS START"
+
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        """Title, symbol, lines, and the prompt (above the page's Start button, which sits
+        over the bottom of the reels)."""
+        L = layout
+        age = now - self.started
+        u = min(max(age / 350.0, 0.0), 1.0)
+        canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.5 + 0.34 * u:.2f})")
+        title_size = min(L.top_h * 0.5, L.width * 0.07)
+        canvas.text(self.title, L.width / 2, L.top_h * 0.5 + title_size * 0.45, title_size, GOLD)
+        line_size = min(L.cell * 0.2, L.width * 0.038)
+        lines = len(self.lines) + (1 if self.waiting and self.prompt else 0)
+        # The symbol takes what the lines leave of the upper three quarters of the reel window.
+        room = L.reels_h * 0.78 - lines * line_size * 1.5
+        size = max(min(room, L.width * 0.4), L.cell * 0.6) * (0.85 + 0.15 * u)
+        x = (L.width - size) / 2
+        y = L.reels_y + (room - size) / 2
+        if self.symbol is not None:
+            draw_symbol(canvas, self.symbol, x, y, size)
+        line_y = L.reels_y + room + line_size * 1.1
+        for i, line in enumerate(self.lines):
+            canvas.text(line, L.width / 2, line_y + i * line_size * 1.5, line_size, INK)
+        if self.waiting and self.prompt:
+            pulse = 1.0 + 0.05 * math.sin(now / 200.0)
+            canvas.text(self.prompt, L.width / 2, line_y + len(self.lines) * line_size * 1.5, line_size * pulse, GOLD)

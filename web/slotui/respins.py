@@ -1,0 +1,447 @@
+"""Hold and Respin played back, for any game that has it: the reels turning into the board,
+each respin, the counter resetting when a prize lands, the ladder lighting rung by rung,
+the collection at the end, the max-win limit, a bought feature, and the final board after
+a reload.
+
+A game makes one `HoldAndRespin` with its prize symbol, its empty cell and its words, and
+puts its `handlers` in its `stage.GameScreen`; the overlays are in `holdrespin`. The feature's
+figures (respins, ladder) come from the description's ``hold_and_respin`` section.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pyengine import events as ev
+
+from .beats import is_win
+from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
+from .intro import FeatureCard
+from .overlay import IntroCard
+from .stage import Beat, EventHandler, Stage
+from .view import Banner
+
+__all__ = ["FEATURE", "HoldAndRespin", "RespinWords", "follow", "hold", "lookahead", "rungs", "show_card"]
+
+FEATURE = "hold_and_respin"
+"""The feature's id in the messages posted to the page (``featureStart``, ``featureEnd``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RespinWords:
+    """What the board holds, as the game says it: ``one`` and ``many`` in announcements,
+    ``noun`` on the counter and the ladder, ``count_key`` in the messages to the page."""
+
+    one: str = "prize"
+    many: str = "prizes"
+    count_key: str = "count"
+
+    @property
+    def noun(self) -> str:
+        return self.many.upper()
+
+
+def show_card(c: Stage, card: FeatureCard) -> FeatureCard:
+    """Put a title card up (in place of any other intro)."""
+    c.view.remove(IntroCard)
+    c.view.overlays.append(card)
+    return card
+
+
+def show_counter(c: Stage, counter: RespinCounter) -> RespinCounter:
+    c.view.remove(RespinCounter)
+    c.view.on_frame.append(counter)
+    return counter
+
+
+def rungs(c: Stage) -> tuple[tuple[int, str, str], ...]:
+    """The ladder's rungs at the current bet: (count, multiplier, amount)."""
+    stake = c.session.bet.total
+    ladder: dict[str, int] = c.desc["hold_and_respin"]["ladder"]
+    return tuple((int(k), f"{x:,}×", c.fmt(x * stake)) for k, x in sorted(ladder.items(), key=lambda kv: int(kv[0])))
+
+
+def hold(c: Stage, cell: Cell, prize: int) -> None:
+    cell.held = True
+    cell.prize = prize
+    cell.value = c.fmt(prize)
+
+
+def lookahead(c: Stage, kind: type[ev.Event]) -> Any:
+    """The next ``kind`` event queued in this round, or None."""
+    for later in c.queue:
+        if isinstance(later, kind):
+            return later
+        if isinstance(later, ev.RoundEnd):
+            break
+    return None
+
+
+class HoldAndRespin:
+    """Hold and Respin on a game's screen: ``symbol`` is the prize symbol, ``empty`` the
+    picture of an empty cell."""
+
+    def __init__(self, symbol: str, empty: str, words: RespinWords | None = None) -> None:
+        self.symbol = symbol
+        self.empty = empty
+        self.words = words or RespinWords()
+
+    @property
+    def handlers(self) -> dict[str, EventHandler]:
+        """The beats of the feature's events, for `stage.GameScreen.handlers`."""
+        return {
+            ev.FeatureBought.type: lambda e, c: BoughtBeat(e, self),
+            ev.HoldAndRespinStart.type: lambda e, c: StartBeat(e, self),
+            ev.Respin.type: lambda e, c: RespinBeat(e, self),
+            ev.LadderPrize.type: lambda e, c: LadderBeat(e, self),
+            ev.HoldAndRespinEnd.type: lambda e, c: EndBeat(e, self, c),
+            ev.WinCapReached.type: lambda e, c: CapBeat(e),
+        }
+
+    def board(self, c: Stage, now: float, fade_ms: float) -> HoldGrid:
+        """A board of empty cells the size of the reels (fading in over ``fade_ms``)."""
+        reels = c.view.reels
+        grid = HoldGrid(len(reels.reels), reels.rows, self.symbol, self.empty, now, fade_ms)
+        for col in range(grid.columns):
+            for row in range(grid.rows):
+                grid.cells[(col, row)] = Cell(spin_from=-1e9, spin_until=-1e9)
+        return grid
+
+    def held_card(self, c: Stage, n: int, now: float, *, waiting: bool = False) -> FeatureCard:
+        """The title card of the feature won with ``n`` prizes held."""
+        respins = c.desc["hold_and_respin"]["respins"]
+        w = self.words
+        lines = (f"{n} {w.noun} HELD · {respins} RESPINS", f"EVERY NEW {w.one.upper()} RESETS THE RESPINS")
+        return show_card(c, FeatureCard("HOLD AND RESPIN", lines, self.symbol, now, waiting=waiting))
+
+    def ladder_text(self, c: Stage, count: int) -> str:
+        x = c.desc["hold_and_respin"]["ladder"].get(str(count))
+        if x is None:
+            return ""
+        return f" The prize ladder reaches {count} {self.words.many}: {x:,}× the bet, {c.fmt(x * c.session.bet.total)}."
+
+    def rebuild(self, c: Stage, events: list[ev.Event]) -> bool:
+        """Recovery: the final board of a bonus in ``events`` (it plays in one engine call, so a
+        reload during its animation shows its end); False when ``events`` hold no bonus end."""
+        end = next((e for e in events if isinstance(e, ev.HoldAndRespinEnd)), None)
+        if end is None:
+            return False
+        self._final_board(c, events, end)
+        return True
+
+    def _final_board(self, c: Stage, events: list[ev.Event], end: ev.HoldAndRespinEnd) -> None:
+        """The end result of a bonus: every prize held with its value, the ladder, the total."""
+        grid = c.view.board = self.board(c, c.now, 0.0)
+        start = next(e for e in events if isinstance(e, ev.HoldAndRespinStart))
+        respins = [e for e in events if isinstance(e, ev.Respin)]
+        landed = [(start.positions, start.prizes)] + [(r.positions, r.prizes) for r in respins]
+        for positions, prizes in landed:
+            for pos, prize in zip(positions, prizes, strict=True):
+                hold(c, grid.cells[(int(pos[0]), int(pos[1]))], prize)
+        first = events.index(start)
+        base = sum(int(getattr(e, "win", 0)) for e in events[:first] if is_win(e))
+        cap = next((e for e in events if isinstance(e, ev.WinCapReached)), None)
+        bonus = min(end.win, cap.win - base) if cap is not None else end.win
+        paid = end.count if any(isinstance(e, ev.LadderPrize) for e in events) else None
+        w = self.words
+        c.view.band = LadderView(rungs(c), w.noun, count=end.count, paid=paid, active=False)
+        left = respins[-1].respins_left if respins else start.respins
+        show_counter(c, RespinCounter(left, start.respins, w.noun, end.count, c.fmt(bonus), label="BONUS WIN"))
+        c.view.cell_values = {}
+        c.feature_win = bonus
+        c.host.announce(f"Hold and Respin result: {end.count} {w.many}, bonus win {c.fmt(bonus)}.")
+
+
+class BoughtBeat(Beat):
+    """The feature was bought: a short title card, then the bonus starts by itself."""
+
+    def __init__(self, e: ev.FeatureBought, f: HoldAndRespin) -> None:
+        self.e = e
+        self.f = f
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        c.scratch["bought"] = True
+        v = c.view
+        v.highlights = []
+        v.line_rows = None
+        v.line_label = ""
+        v.cell_values = {}
+        lines = ("HOLD AND RESPIN", f"PRICE {c.fmt(self.e.price)}")
+        show_card(c, FeatureCard("BONUS BOUGHT", lines, self.f.symbol, now, prompt=""))
+        c.host.announce(f"Feature bought for {c.fmt(self.e.price)}: Hold and Respin starts.")
+        self.ms = c.timing.line_show * 0.9
+
+    def update(self, c: Stage, now: float) -> bool:
+        return now - self.t0 >= self.ms
+
+    def hurry(self, c: Stage) -> None:
+        self.ms = 0
+
+
+class StartBeat(Beat):
+    """The reels turn into the board: the prizes are held, every other cell empties."""
+
+    def __init__(self, e: ev.HoldAndRespinStart, f: HoldAndRespin) -> None:
+        self.e = e
+        self.f = f
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        v = c.view
+        bought = bool(c.scratch.get("bought"))
+        t = c.timing
+        v.remove(IntroCard)
+        v.banner = None
+        v.highlights = []
+        v.line_rows = None
+        v.line_label = ""
+        v.cell_values = {}
+        c.in_feature = True
+        c.base_win = c.win_shown
+        fade = t.stop * 1.2
+        grid = v.board = self.f.board(c, now, fade)
+        drop = 0.0 if c.reduced_motion else t.stagger * 0.8
+        for i, (pos, prize) in enumerate(zip(self.e.positions, self.e.prizes, strict=True)):
+            cell = grid.cells[(int(pos[0]), int(pos[1]))]
+            hold(c, cell, prize)
+            # Bought: the prizes drop in one by one once the board is there; won: they stay put.
+            cell.spin_until = cell.spin_from = now + fade * 0.6 + i * drop if bought else now
+        n = len(self.e.positions)
+        w = self.f.words
+        v.band = LadderView(rungs(c), w.noun, count=0 if bought else n)
+        show_counter(
+            c, RespinCounter(self.e.respins, self.e.respins, w.noun, 0 if bought else n, c.fmt(grid.total(now)))
+        )
+        c.refresh_status()
+        c.host.post("featureStart", {"feature": FEATURE, w.count_key: n, "respins": self.e.respins, "bought": bought})
+        c.host.announce(f"Hold and Respin: {n} {w.many} held, {self.e.respins} respins. Each new {w.one} resets them.")
+        self.end = max([cell.spin_until for cell in grid.cells.values() if cell.held] + [now + fade]) + t.pause
+
+    def update(self, c: Stage, now: float) -> bool:
+        follow(c, now)
+        return now >= self.end
+
+    def hurry(self, c: Stage) -> None:
+        grid = c.view.overlay(HoldGrid)
+        if grid is not None:
+            grid.fade_ms = 0.0
+            for cell in grid.cells.values():
+                cell.spin_until = min(cell.spin_until, c.now)
+        self.end = min(self.end, c.now + c.timing.pause * 0.5)
+
+
+def follow(c: Stage, now: float) -> bool:
+    """Ladder, counter and total follow the prizes shown; True when a prize just landed."""
+    v = c.view
+    grid, counter, ladder = v.overlay(HoldGrid), v.overlay(RespinCounter), v.overlay(LadderView)
+    if grid is None or counter is None:
+        return False
+    held = len(grid.held(now))
+    if held == counter.count:
+        return False
+    landed = held > counter.count
+    counter.count = held
+    counter.collected = c.fmt(grid.total(now))
+    if ladder is not None:
+        lit = ladder.lit
+        ladder.count = held
+        if ladder.lit != lit:
+            ladder.changed_at = now
+    return landed
+
+
+class RespinBeat(Beat):
+    """One respin: every empty cell spins and stops, reel by reel; new prizes pop in with
+    their values, and the counter resets the moment the first one lands."""
+
+    def __init__(self, e: ev.Respin, f: HoldAndRespin) -> None:
+        self.e = e
+        self.f = f
+        self.reset = False
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        grid = c.view.overlay(HoldGrid)
+        if grid is None:
+            grid = c.view.board = self.f.board(c, now, 0.0)
+        counter = c.view.overlay(RespinCounter)
+        if counter is None:
+            counter = show_counter(c, RespinCounter(self.e.respins_left, self.e.respins_left, self.f.words.noun))
+        t = c.timing
+        spin = t.spin_min + t.stop * 0.5
+        stagger = t.stagger * 0.55
+        new = {(int(p[0]), int(p[1])): prize for p, prize in zip(self.e.positions, self.e.prizes, strict=True)}
+        last = now
+        for (col, row), cell in grid.cells.items():
+            if cell.held:
+                continue
+            cell.spin_from = now
+            cell.spin_until = now + spin + col * stagger + row * stagger * 0.3
+            last = max(last, cell.spin_until)
+            if (col, row) in new:
+                hold(c, cell, new[(col, row)])
+        counter.left = max(counter.left - 1, 0)  # this respin is being spent
+        self.end = last + t.pause * (1.0 if new else 0.5)
+
+    def update(self, c: Stage, now: float) -> bool:
+        counter = c.view.overlay(RespinCounter)
+        if follow(c, now) and not self.reset and counter is not None:
+            self.reset = True
+            counter.left = self.e.respins_left
+            counter.reset_at = now
+        if now < self.end:
+            return False
+        if counter is not None:
+            counter.left = self.e.respins_left
+        e, w = self.e, self.f.words
+        if e.positions:
+            word = w.one if len(e.positions) == 1 else w.many
+            text = (
+                f"Respin {e.number}: {len(e.positions)} new {word}, {e.count} held. Respins reset to {e.respins_left}."
+            )
+            text += self.f.ladder_text(c, e.count)
+        else:
+            left = "no respins left" if e.respins_left == 0 else f"{e.respins_left} left"
+            text = f"Respin {e.number}: no {w.one}, {left}."
+        c.host.announce(text)
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        grid = c.view.overlay(HoldGrid)
+        now = c.now
+        last = now
+        if grid is not None:
+            for (col, _row), cell in grid.cells.items():
+                if cell.spin_until > now:
+                    cell.spin_until = min(cell.spin_until, now + 60.0 + col * 25.0)
+                    last = max(last, cell.spin_until)
+        self.end = min(self.end, last + c.timing.pause * 0.3)
+
+
+class LadderBeat(Beat):
+    """The ladder prize for the final count: its rung flashes and a banner shows it."""
+
+    def __init__(self, e: ev.LadderPrize, f: HoldAndRespin) -> None:
+        self.e = e
+        self.f = f
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        e = self.e
+        ladder = c.view.overlay(LadderView)
+        if ladder is not None:
+            ladder.count = max(ladder.count, e.count)
+            ladder.paid = e.count
+            ladder.changed_at = now
+        w = self.f.words
+        c.view.banner = Banner("PRIZE LADDER", f"{e.count} {w.noun} · {e.multiplier:,}× · {c.fmt(e.win)}", now, tier=2)
+        c.host.announce(f"Prize ladder: {e.count} {w.many} pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
+        self.ms = c.timing.line_show * 1.2
+
+    def update(self, c: Stage, now: float) -> bool:
+        if now - self.t0 < self.ms:
+            return False
+        c.view.banner = None
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.ms = 0
+
+
+class EndBeat(Beat):
+    """The bonus is over: each prize is collected into the win in turn, then the ladder
+    prize; the total shows as BONUS WIN."""
+
+    def __init__(self, e: ev.HoldAndRespinEnd, f: HoldAndRespin, c: Stage) -> None:
+        self.e = e
+        self.f = f
+        grid = c.view.overlay(HoldGrid)
+        self.order = grid.held(float("inf")) if grid is not None else []
+        self.prizes = [grid.cells[p].prize for p in self.order] if grid is not None else []
+        self.stage = 0
+        self.hurried = False
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        cap = lookahead(c, ev.WinCapReached)
+        if cap is not None:
+            c.win_limit = cap.win
+        n = max(len(self.order), 1)
+        self.step = 0.0 if c.reduced_motion else min(max(c.timing.count_up / n, 35.0), 140.0)
+        c.host.announce(f"Hold and Respin is over: {self.e.count} {self.f.words.many} are collected.")
+
+    def _shown(self, c: Stage, amount: int) -> int:
+        return min(c.base_win + amount, c.win_limit)
+
+    def update(self, c: Stage, now: float) -> bool:
+        grid = c.view.overlay(HoldGrid)
+        if self.stage == 0:
+            i = int((now - self.t0) / self.step) if self.step > 0 else len(self.order)
+            if i < len(self.order) and not self.hurried:
+                if grid is not None:
+                    grid.glow = self.order[i]
+                c.win_shown = self._shown(c, sum(self.prizes[: i + 1]))
+                return False
+            self.stage = 1
+            self.t1 = now
+            e = self.e
+            bonus = self._shown(c, e.win) - c.base_win
+            c.win_shown = c.base_win + bonus
+            c.feature_win = bonus
+            if grid is not None:
+                grid.glow = None
+            rungs = c.view.overlay(LadderView)
+            if rungs is not None:
+                rungs.active = False
+            counter = c.view.overlay(RespinCounter)
+            if counter is not None:
+                counter.label = "BONUS WIN"
+                counter.collected = c.fmt(bonus)
+                counter.count = e.count
+            ladder = f" and the ladder {c.fmt(e.ladder)}" if e.ladder else ""
+            w = self.f.words
+            c.view.banner = Banner("BONUS WIN", f"{c.fmt(bonus)} · {e.count} {w.noun}", now, tier=3)
+            c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, w.count_key: e.count, "respins": e.respins})
+            c.host.announce(f"Hold and Respin win: {c.fmt(bonus)}. {e.count} {w.many} pay {c.fmt(e.cash)}{ladder}.")
+            self.ms = c.timing.line_show * 1.6
+        if now - self.t1 < self.ms and not self.hurried:
+            return False
+        c.view.banner = None
+        c.in_feature = False
+        c.refresh_status()
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        if self.stage == 1:
+            self.ms = min(self.ms, c.now - self.t1 + c.timing.pause)
+        else:
+            self.hurried = True
+
+
+class CapBeat(Beat):
+    """The round's win passed the maximum: the maximum is paid and says so."""
+
+    def __init__(self, e: ev.WinCapReached) -> None:
+        self.e = e
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        c.win_shown = self.e.win
+        x = c.desc["max_win_x"]
+        counter = c.view.overlay(RespinCounter)
+        if counter is not None:
+            counter.collected = c.fmt(max(self.e.win - c.base_win, 0))
+        c.view.banner = Banner("MAX WIN REACHED", f"{x:,}× THE BET · {c.fmt(self.e.win)}", now, tier=4)
+        c.host.announce(f"The maximum win of {x:,}× the bet is reached: {c.fmt(self.e.win)} is paid.")
+        self.ms = c.timing.line_show * 1.5
+
+    def update(self, c: Stage, now: float) -> bool:
+        if now - self.t0 < self.ms:
+            return False
+        c.view.banner = None
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)

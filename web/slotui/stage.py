@@ -1,0 +1,225 @@
+"""The stage: the narrow interface between the shared client and a game's screen.
+
+`Stage` is all that a beat (and a game's screen) may use of the controller, the way
+`canvas.Canvas` is all that drawing code may use of a canvas: what is on screen, the
+meters, the page's announcements and messages, a look at the events still queued, the
+game's description and screen, money formatting, timing, and the few fields a feature
+keeps during a round. `controller.Controller` satisfies it structurally.
+
+`Beat` is one animation step; `GameScreen` is what a game adds to the shared client (its
+beats, recovery, words, pictures and pages). Each game's client module registers its
+screen with `register_screen` when imported.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pyengine import events as ev
+from pyengine.model import Bet
+from pyengine.session import RoundRecord
+
+from .layout import BACKGROUND, FRAME, LOGO, Picture
+from .pages import PageFn
+from .timing import Timing
+from .view import View
+
+__all__ = [
+    "Announcer",
+    "Beat",
+    "EventHandler",
+    "GameScreen",
+    "RoundView",
+    "Stage",
+    "register_screen",
+    "screen_for",
+]
+
+
+class Announcer(Protocol):
+    """What beats need of the page: a screen-reader announcement and a message to the embedder."""
+
+    def announce(self, text: str) -> None: ...
+
+    def post(self, kind: str, detail: dict[str, Any]) -> None: ...
+
+
+class RoundView(Protocol):
+    """What beats read of the session (never an engine call): the bet, the balance, the round."""
+
+    @property
+    def bet(self) -> Bet: ...
+
+    @property
+    def balance(self) -> int: ...
+
+    @property
+    def in_round(self) -> bool: ...
+
+    @property
+    def round_win(self) -> int: ...
+
+    @property
+    def round_events(self) -> tuple[ev.Event, ...]: ...
+
+    @property
+    def last_round(self) -> RoundRecord | None: ...
+
+
+class Stage(Protocol):
+    """What a beat sees while it plays an event back."""
+
+    # -- what is on screen -------------------------------------------------------------
+    @property
+    def view(self) -> View: ...
+
+    @property
+    def strips(self) -> Mapping[str, list[tuple[str, ...]]]:
+        """The reel strips by phase (``base``, ``free``, ...)."""
+        ...
+
+    # -- the meters ---------------------------------------------------------------------
+    win_shown: int
+    balance_shown: int
+    win_limit: int
+    """The most the win meter may show in this round (a win limit reached)."""
+    jackpot_won_at: float
+
+    def show_jackpot(self, amount: int | None) -> None: ...
+
+    # -- the page and the game -----------------------------------------------------------
+    @property
+    def host(self) -> Announcer: ...
+
+    @property
+    def desc(self) -> Mapping[str, Any]:
+        """The game's description (`Game.describe`)."""
+        ...
+
+    @property
+    def screen(self) -> GameScreen: ...
+
+    @property
+    def session(self) -> RoundView: ...
+
+    @property
+    def queue(self) -> deque[ev.Event]:
+        """The events still to play (beats look ahead; grouping wins takes them)."""
+        ...
+
+    @property
+    def pending_kind(self) -> str | None:
+        """The kind of the decision the round waits for, or None."""
+        ...
+
+    def fmt(self, minor: int) -> str: ...
+
+    # -- time -----------------------------------------------------------------------------
+    @property
+    def now(self) -> float: ...
+
+    @property
+    def timing(self) -> Timing: ...
+
+    @property
+    def turbo(self) -> bool: ...
+
+    @property
+    def reduced_motion(self) -> bool: ...
+
+    @property
+    def autoplay(self) -> object | None:
+        """Autoplay while it runs (beats only ask whether it does)."""
+        ...
+
+    next_auto_at: float
+
+    @property
+    def start_requested(self) -> bool:
+        """The player pressed Start during a feature's intro."""
+        ...
+
+    # -- the feature in play -------------------------------------------------------------
+    in_feature: bool
+    feature_win: int
+    base_win: int
+    """The round's win before its feature began."""
+    free_spin: tuple[int, int]
+    """The free-spin counter: this spin's number and the total."""
+    last_wins: list[ev.Event]
+    scratch: dict[str, Any]
+    """What a game's beats remember during one round (cleared when a round starts)."""
+
+    def refresh_status(self) -> None:
+        """Show the screen's status line again (`GameScreen.status`)."""
+        ...
+
+
+class Beat:
+    """An animation step. ``update`` returns True when it is finished."""
+
+    t0: float
+
+    def start(self, c: Stage, now: float) -> None:
+        self.t0 = now
+
+    def update(self, c: Stage, now: float) -> bool:
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        """Quick stop: finish as soon as possible."""
+
+
+EventHandler = Callable[[Any, Stage], "Beat | None"]
+
+
+@dataclass(slots=True)
+class GameScreen:
+    """What a game adds to the shared client: beats for its own events, how its wins are
+    presented, recovery of its feature after a reload, its words, pictures and pages."""
+
+    feature: str = "the feature"
+    """The feature's name in messages ("Autoplay stopped: <feature> won!")."""
+    start_label: str = "START"
+    stop_label: str = "Stop when the feature is won"
+    handlers: dict[str, EventHandler] = field(default_factory=dict)
+    wins_beat: Callable[[list[ev.Event], Stage], Beat] | None = None
+    rebuild: Callable[[Stage, list[ev.Event]], None] | None = None
+    """Recovery: show the feature of ``events`` (the round in play, or the last one)."""
+    status: Callable[[Stage], str] | None = None
+    """The line above the reels (e.g. the free-spin counter)."""
+    spin_started: Callable[[Stage, ev.Spin], None] | None = None
+    win_label: Callable[[ev.Event, Stage], str] | None = None
+    """The words under the reels for one of the game's own win events (its symbols framed)."""
+    extra_symbols: tuple[str, ...] = ()
+    """Pictures in the game's symbols folder that are not reel symbols (e.g. an empty cell)."""
+    big_symbols: tuple[str, ...] = ()
+    """Symbols also drawn large (intros): rasterized at the reel window's height."""
+    pictures: tuple[Picture, ...] = (BACKGROUND, FRAME, LOGO)
+    """The game's other pictures the screen draws, each with the size it is rasterized at."""
+    feature_names: Mapping[str, str] = field(default_factory=dict)
+    """A feature id of the round history (``hold_and_respin``) as the player reads it."""
+    paytable: PageFn | None = None
+    """The paytable page (None: the generic one from the description)."""
+    rules: PageFn | None = None
+    """The rules page (None: the generic one); `pages.shared_rules` gives the shared paragraphs."""
+    buy: PageFn | None = None
+    """The Feature Buy offer, for a game that sells its feature."""
+    pick_look: Any = None
+    """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
+
+
+_SCREENS: dict[str, GameScreen] = {}
+
+
+def register_screen(game_id: str, screen: GameScreen) -> None:
+    """A game's client module registers its screen when imported."""
+    _SCREENS[game_id] = screen
+
+
+def screen_for(game_id: str) -> GameScreen:
+    """The screen ``game_id`` registered, or a plain one (shared beats and generic pages)."""
+    return _SCREENS.get(game_id) or GameScreen()
