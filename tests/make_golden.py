@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,62 +38,82 @@ def _gamble_ends(reason: str) -> Check:
     return lambda evs: any(e.type == "gamble_end" and getattr(e, "reason", "") == reason for e in evs)
 
 
-CASES: list[tuple[str, int, int, dict[str, int], list[str], Check]] = [
-    # (case, lines, bet per line, settings, answers to gamble decisions, what the round must show)
-    ("loss", 9, 10, {}, [], lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
-    ("win_collect", 9, 10, {}, ["collect"], lambda evs: "line_win" in _types(evs) and len(evs) < 9),
-    ("gamble_lost", 9, 10, {}, ["gamble", "red"], _gamble_ends("lost")),
-    (
-        "gamble_won_then_lost",
-        9,
-        10,
-        {},
-        ["gamble", "red", "black", "red", "black"],
-        lambda evs: _types(evs).count("gamble_card") >= 2 and _gamble_ends("lost")(evs),
-    ),
-    ("gamble_collect", 9, 10, {}, ["gamble", "black", "collect"], _gamble_ends("collect")),
-    ("gamble_limit", 3, 5, {"gamble_limit_x": 2}, ["gamble"] + ["red"] * 8, _gamble_ends("limit")),
-    (
-        "free_spins",
-        9,
-        10,
-        {},
-        ["collect"],
-        lambda evs: _types(evs).count("free_spins_awarded") == 1 and "expanded_win" in _types(evs),
-    ),
-    ("retrigger", 5, 2, {}, ["collect"], lambda evs: _types(evs).count("free_spins_awarded") >= 2),
-    ("win_cap", 9, 10, {"free_spin_cap_x": 3}, [], lambda evs: "win_cap_reached" in _types(evs)),
-    ("one_line", 1, 100, {}, ["collect"], lambda evs: "line_win" in _types(evs)),
-]
+@dataclass(frozen=True)
+class Case:
+    """One golden round: its game and name, the bet, the operator settings, the answers
+    to give to gamble decisions (any other decision takes its first choice), the bet mode,
+    the jackpot the record says it won, the seed stream searched, and what the round
+    must show. Every game's cases have this one shape."""
+
+    game: str
+    name: str
+    check: Check
+    stream: int
+    lines: int
+    bet_per_line: int
+    coins: int = 1
+    settings: dict[str, int] = field(default_factory=dict)
+    answers: tuple[str, ...] = ()
+    mode: str = "base"
+    jackpot: int = 0
 
 
-# Moon Spell: (case, bet per line, mode, what the round must show); 20 lines, no settings.
-MOON_CASES: list[tuple[str, int, str, Check]] = [
-    ("loss", 5, "base", lambda evs: evs[-1].win == 0 and "moon_prizes" in _types(evs)),  # type: ignore[attr-defined]
-    ("line_win", 5, "base", lambda evs: "line_win" in _types(evs) and "moon_prizes" not in _types(evs)),
-    ("moon_cash", 5, "base", lambda evs: "moon_cash_win" in _types(evs)),
-    ("hold_and_respin", 5, "base", lambda evs: "hold_and_respin_end" in _types(evs)),
-    ("buy", 10, "buy", lambda evs: "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)),
-    ("buy_ladder", 5, "buy", lambda evs: "ladder_prize" in _types(evs)),
-]
+def _book(name: str, stream: int, lines: int, bpl: int, answers: tuple[str, ...], check: Check, **kw: Any) -> Case:
+    return Case("book_of_spells", name, check, stream, lines, bpl, answers=answers, **kw)
+
+
+def _moon(name: str, stream: int, bpl: int, mode: str, check: Check, **kw: Any) -> Case:
+    return Case("moon_spell", name, check, stream, 20, bpl, mode=mode, **kw)
+
+
+def _bonus_without_ladder(evs: list[Event]) -> bool:
+    return "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)
+
+
 MOON_JACKPOT = 1234
 """The jackpot a golden record says its round won (a record keeps the pot's outcome)."""
 
+CASES: list[Case] = [
+    _book("loss", 0, 9, 10, (), lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    _book("win_collect", 1, 9, 10, ("collect",), lambda evs: "line_win" in _types(evs) and len(evs) < 9),
+    _book("gamble_lost", 2, 9, 10, ("gamble", "red"), _gamble_ends("lost")),
+    _book(
+        "gamble_won_then_lost",
+        3,
+        9,
+        10,
+        ("gamble", "red", "black", "red", "black"),
+        lambda evs: _types(evs).count("gamble_card") >= 2 and _gamble_ends("lost")(evs),
+    ),
+    _book("gamble_collect", 4, 9, 10, ("gamble", "black", "collect"), _gamble_ends("collect")),
+    _book("gamble_limit", 5, 3, 5, ("gamble", *["red"] * 8), _gamble_ends("limit"), settings={"gamble_limit_x": 2}),
+    _book(
+        "free_spins",
+        6,
+        9,
+        10,
+        ("collect",),
+        lambda evs: _types(evs).count("free_spins_awarded") == 1 and "expanded_win" in _types(evs),
+    ),
+    _book("retrigger", 7, 5, 2, ("collect",), lambda evs: _types(evs).count("free_spins_awarded") >= 2),
+    _book("win_cap", 8, 9, 10, (), lambda evs: "win_cap_reached" in _types(evs), settings={"free_spin_cap_x": 3}),
+    _book("one_line", 9, 1, 100, ("collect",), lambda evs: "line_win" in _types(evs)),
+    _moon("loss", 100, 5, "base", lambda evs: evs[-1].win == 0 and "moon_prizes" in _types(evs)),  # type: ignore[attr-defined]
+    _moon("line_win", 101, 5, "base", lambda evs: "line_win" in _types(evs) and "moon_prizes" not in _types(evs)),
+    _moon("moon_cash", 102, 5, "base", lambda evs: "moon_cash_win" in _types(evs)),
+    _moon("hold_and_respin", 103, 5, "base", lambda evs: "hold_and_respin_end" in _types(evs)),
+    _moon("buy", 104, 10, "buy", _bonus_without_ladder),
+    _moon("buy_ladder", 105, 5, "buy", lambda evs: "ladder_prize" in _types(evs)),
+    _moon("jackpot", 200, 5, "base", lambda evs: "jackpot_win" in _types(evs), jackpot=MOON_JACKPOT),
+]
 
-def record_for(
-    game: str,
-    seed: int,
-    lines: int,
-    bpl: int,
-    settings: dict[str, int],
-    answers: list[str],
-    mode: str = "base",
-    jackpot: int = 0,
-) -> dict[str, Any]:
-    """Play a round, answering gamble decisions from ``answers`` (else the first choice)."""
-    s = Session(game, balance=100_000, seed=0, settings=settings, bet=Bet(lines, bpl))
-    s._start(seed=seed, autoplay=False, mode=mode, jackpot=jackpot)
-    queue = list(answers)
+
+def record_for(case: Case, seed: int) -> dict[str, Any]:
+    """Play the case's round from ``seed``, answering gamble decisions from its answers."""
+    bet = Bet(case.lines, case.bet_per_line, case.coins)
+    s = Session(case.game, balance=100_000, seed=0, settings=case.settings, bet=bet)
+    s._start(seed=seed, autoplay=False, mode=case.mode, jackpot=case.jackpot)
+    queue = list(case.answers)
     choices: list[str] = []
     while (d := s.pending) is not None:
         choice = d.choices[0]
@@ -102,65 +123,49 @@ def record_for(
                 choice = wanted
         choices.append(choice)
         s.choose(choice)
-    record = {
-        "game": game,
+    record: dict[str, Any] = {
+        "game": case.game,
         "seed": seed,
-        "lines": lines,
-        "bet_per_line": bpl,
-        "settings": settings,
+        "lines": case.lines,
+        "bet_per_line": case.bet_per_line,
+        "settings": case.settings,
         "balance": 100_000,
         "choices": choices,
     }
-    if mode != "base" or jackpot:
-        record |= {"mode": mode, "jackpot": jackpot}
+    if case.coins != 1:
+        record["coins"] = case.coins
+    if case.mode != "base" or case.jackpot:
+        record |= {"mode": case.mode, "jackpot": case.jackpot}
     return record
 
 
-def find(
-    game: str,
-    index: int,
-    lines: int,
-    bpl: int,
-    settings: dict[str, int],
-    answers: list[str],
-    check: Check,
-    mode: str = "base",
-    jackpot: int = 0,
-) -> dict[str, Any]:
-    search = Rng(1000 + index)
+def find(case: Case) -> dict[str, Any]:
+    """The first record from the case's seed stream whose replay passes its check."""
+    search = Rng(1000 + case.stream)
     for _ in range(200_000):
-        record = record_for(game, search.next64(), lines, bpl, settings, answers, mode, jackpot)
+        record = record_for(case, search.next64())
         events = replay(
-            game,
+            case.game,
             seed=record["seed"],
-            lines=lines,
-            bet_per_line=bpl,
+            lines=case.lines,
+            bet_per_line=case.bet_per_line,
+            coins=case.coins,
             choices=record["choices"],
-            settings=settings,
-            mode=mode,
-            jackpot=jackpot,
+            settings=case.settings,
+            mode=case.mode,
+            jackpot=case.jackpot,
         )
-        if check(events):
+        if case.check(events):
             return record
-    raise SystemExit(f"no seed found for case {index}")
+    raise SystemExit(f"no seed found for {case.game} case {case.name!r}")
 
 
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    game = "book_of_spells"
-    for index, (case, lines, bpl, settings, answers, check) in enumerate(CASES):
-        path = GOLDEN / f"{game}__{case}.jsonl"
-        path.write_text(golden_text(find(game, index, lines, bpl, settings, answers, check)))
+    for case in CASES:
+        path = GOLDEN / f"{case.game}__{case.name}.jsonl"
+        path.write_text(golden_text(find(case)))
         print(f"wrote {path.relative_to(ROOT)}")
-    game = "moon_spell"
-    for index, (case, bpl, mode, check) in enumerate(MOON_CASES, start=100):
-        path = GOLDEN / f"{game}__{case}.jsonl"
-        path.write_text(golden_text(find(game, index, 20, bpl, {}, [], check, mode)))
-        print(f"wrote {path.relative_to(ROOT)}")
-    path = GOLDEN / f"{game}__jackpot.jsonl"
-    record = find(game, 200, 20, 5, {}, [], lambda evs: "jackpot_win" in _types(evs), "base", MOON_JACKPOT)
-    path.write_text(golden_text(record))
-    print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -252,3 +252,20 @@ def test_a_pick_round_replays_from_its_record() -> None:
     again = replay(FIXTURE, seed=seed, lines=3, bet_per_line=5, choices=last.choices)
     assert tuple(again) == last.events
     assert json.dumps([e.to_json() for e in again]) == json.dumps([e.to_json() for e in last.events])
+
+
+def test_pick_rules_read_themselves_from_the_data() -> None:
+    """The fixture's two picks come from its data file, errors naming the field."""
+    from pyengine.data import parse_data
+
+    game = _game()
+    assert game.board.prizes.count("stop") == 2
+    assert game.board.stoppers == frozenset({"stop"})
+    assert game.charm.faces == ("RED", "GREEN", "BLUE")
+    assert game.charm.picks == 1
+    bad = parse_data("x.json", json.dumps({"pick": {"columns": 4, "board": {"+1": 3}, "stoppers": ["stop"]}}))
+    with pytest.raises(GameDataError, match=r"x.json: field 'pick.stoppers': \['stop'\] are not on the board"):
+        PickRules.from_field("board", bad.get("pick"))
+    bad = parse_data("x.json", json.dumps({"pick": {"columns": 9, "board": {"+1": 3}, "picks": 1}}))
+    with pytest.raises(GameDataError, match=r"x\.json: field 'pick': must be 1 to 3, not 9"):
+        PickRules.from_field("board", bad.get("pick"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..data import Field
 from ..events import HoldAndRespinEnd, HoldAndRespinStart, LadderPrize, Respin
 from ..rng import Rng
 from ..round import RoundContext
@@ -33,6 +34,26 @@ class HoldAndRespinRules:
     numerator: int
     denominator: int
     ladder: Mapping[int, int]
+
+    @classmethod
+    def from_field(cls, f: Field, positions: int, *, chance: str = "landing_chance") -> HoldAndRespinRules:
+        """The rules from a data section: ``trigger``, ``respins``, the landing chance per
+        empty position (the object named ``chance``: ``numerator`` and ``denominator``)
+        and the ``ladder`` (final count -> multiplier), checked against ``positions``."""
+        land = f.get(chance)
+        num = land.get("numerator").as_int(minimum=1)
+        den = land.get("denominator").as_int(minimum=1)
+        if num >= den:
+            raise land.error("the landing chance must be below 1")
+        ladder = {}
+        for k, v in f.get("ladder").items():
+            if not k.isdigit() or not 1 <= int(k) <= positions:
+                raise v.error(f"ladder counts must be 1 to {positions}")
+            ladder[int(k)] = v.as_int(minimum=1)
+        trigger = f.get("trigger").as_int(minimum=1)
+        if trigger > positions:
+            raise f.get("trigger").error(f"cannot exceed {positions} positions")
+        return cls(trigger, f.get("respins").as_int(minimum=1), num, den, ladder)
 
 
 @dataclass(frozen=True, slots=True)

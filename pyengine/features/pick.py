@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass
 
+from ..data import Field
 from ..errors import GameDataError
 from ..events import PickEnd, PickReveal, PickStart
 from ..round import Decision, RoundContext
@@ -58,6 +59,28 @@ class PickRules:
     @property
     def cells(self) -> int:
         return len(self.prizes)
+
+    @classmethod
+    def from_field(cls, name: str, f: Field) -> PickRules:
+        """A pick from a data section: ``columns``, ``board`` (prize label -> how many
+        cells hold it, in cell order for ``faces``), optional ``stoppers`` (labels),
+        ``picks`` (at most that many) and ``faces`` (true: an open choice whose cells show
+        their prizes). Errors name the file and the field."""
+        board: list[str] = []
+        for label, count in f.get("board").items():
+            board += [label] * count.as_int(minimum=1)
+        stoppers_f = f.optional("stoppers", [])
+        stoppers = frozenset(x.as_str() for x in stoppers_f.as_list())
+        unknown = stoppers - set(board)
+        if unknown:
+            raise stoppers_f.error(f"{sorted(unknown)} are not on the board")
+        picks_f = f.optional("picks", None)
+        picks = None if picks_f.value is None else picks_f.as_int(minimum=1)
+        faces = tuple(board) if f.optional("faces", default=False).as_bool() else None
+        try:
+            return cls(name, tuple(board), f.get("columns").as_int(minimum=1), stoppers, picks, faces)
+        except GameDataError as exc:
+            raise f.error(exc.problem) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,14 +7,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..data import LinesGameData
+from ..data import Field, LinesGameData
+from ..errors import EngineError
 from ..evaluators import LineEvaluator
 from ..events import LineWin, Spin
 from ..features.jackpot import JackpotRules
 from ..model import Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
 
-__all__ = ["Game", "LinesGame", "Plugin", "Report"]
+__all__ = ["Game", "LinesGame", "Plugin", "Report", "Setting", "SettingsSchema"]
+
+SETTING_MAX = 10**9
+"""The largest value any operator setting may take."""
 
 
 class Game(Protocol):
@@ -83,8 +87,81 @@ class Plugin:
         return fn
 
 
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One operator setting: its ``default`` and what it may be (a whole number from
+    ``minimum`` to `SETTING_MAX`, or, as a ``flag``, 0 or 1, true or false)."""
+
+    name: str
+    default: int
+    minimum: int = 0
+    flag: bool = False
+
+    def check(self, value: Any) -> int:
+        """``value`` as the setting's integer; raise `EngineError` when it is not allowed."""
+        if self.flag:
+            if not isinstance(value, int) or value not in (0, 1):
+                raise EngineError(f"setting {self.name!r} must be 0, 1, true or false, not {_show(value)}")
+            return int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or not self.minimum <= value <= SETTING_MAX:
+            raise EngineError(
+                f"setting {self.name!r} must be an integer of at least {self.minimum}, not {_show(value)} "
+                f"(at most {SETTING_MAX:,})"
+            )
+        return value
+
+
+def _show(value: Any) -> str:
+    """A short repr of a refused value (Python cannot write an int of thousands of digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a number of more than 38 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class SettingsSchema:
+    """A game's operator settings, declared once and checked in one place."""
+
+    __slots__ = ("_by_name", "game")
+
+    def __init__(self, game: str, settings: tuple[Setting, ...] = ()) -> None:
+        self.game = game
+        self._by_name = {s.name: s for s in settings}
+
+    @classmethod
+    def from_field(cls, game: str, f: Field, specs: tuple[Setting, ...]) -> SettingsSchema:
+        """The schema ``specs`` with each default read (and checked) from the data section ``f``."""
+        out = []
+        for spec in specs:
+            value = f.get(spec.name)
+            raw = int(value.as_bool()) if spec.flag else value.as_int(minimum=spec.minimum)
+            try:
+                out.append(Setting(spec.name, spec.check(raw), spec.minimum, spec.flag))
+            except EngineError as exc:
+                raise value.error(str(exc)) from None
+        return cls(game, tuple(out))
+
+    def defaults(self) -> dict[str, int]:
+        return {name: s.default for name, s in self._by_name.items()}
+
+    def validate(self, settings: Any) -> dict[str, int]:
+        """The defaults overridden by ``settings``; raise `EngineError` on anything else."""
+        if not isinstance(settings, Mapping):
+            raise EngineError(f"operator settings must be a mapping of names to values, not {_show(settings)}")
+        out = self.defaults()
+        for key, value in settings.items():
+            spec = self._by_name.get(key) if isinstance(key, str) else None
+            if spec is None:
+                if not self._by_name:
+                    raise EngineError(f"unknown setting {_show(key)}; {self.game} has no operator settings")
+                raise EngineError(f"unknown setting {_show(key)}; the settings are {', '.join(self._by_name)}")
+            out[key] = spec.check(value)
+        return out
+
+
 class LinesGame:
-    """What the lines games share: identity, bets and description from their data."""
+    """What the lines games share: identity, bets, description and operator settings from
+    their data, and the base spin."""
 
     modes: tuple[str, ...] = ("base",)
     jackpot: JackpotRules | None = None
@@ -97,6 +174,13 @@ class LinesGame:
         self.target_rtp = data.target_rtp
         self.bets = data.bets
         self.wild_pays_as = data.wild_pays_as()
+        self.settings_schema = SettingsSchema(data.name)
+
+    def default_settings(self) -> dict[str, int]:
+        return self.settings_schema.defaults()
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
+        return self.settings_schema.validate(settings)
 
     def describe(self) -> dict[str, Any]:
         return self.data.describe() | {"wild_pays_as": self.wild_pays_as}

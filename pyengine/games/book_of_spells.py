@@ -6,7 +6,7 @@ lines, bets, operator defaults) in ``data/book_of_spells.json``.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from ..events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
 from ..features.free_spins import FreeSpins
 from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
 from ..model import Bet, ReelSet, Window
-from .base import LinesGame, Plugin
+from .base import LinesGame, Plugin, Setting, SettingsSchema
 from ..round import Decision, RoundContext, RoundProcess
 
 __all__ = ["PLUGIN", "BookOfSpells", "FreeSpinRules", "load"]
@@ -70,36 +70,15 @@ class BookOfSpells(LinesGame):
         }
         self._expanding_symbols = tuple(s for s, _ in self.free_spins.expanding)
         self._expanding_weights = tuple(w for _, w in self.free_spins.expanding)
-        self._defaults = self._read_settings(root.get("operator_defaults"))
+        self.settings_schema = SettingsSchema.from_field(self.name, root.get("operator_defaults"), self.SETTINGS)
 
     # -- settings -------------------------------------------------------------
-    SETTINGS = ("free_spin_cap_x", "gamble_limit_x", "gamble")
-
-    def _read_settings(self, f: Field) -> dict[str, int]:
-        return {
-            "free_spin_cap_x": f.get("free_spin_cap_x").as_int(minimum=1),
-            "gamble_limit_x": f.get("gamble_limit_x").as_int(minimum=0),
-            "gamble": int(f.get("gamble").as_bool()),
-        }
-
-    def default_settings(self) -> dict[str, int]:
-        return dict(self._defaults)
-
-    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
-        out = self.default_settings()
-        for key, value in settings.items():
-            if key not in out:
-                raise EngineError(f"unknown setting {key!r}; the settings are {', '.join(out)}")
-            if key == "gamble":
-                if value not in (0, 1) or not isinstance(value, int):
-                    raise EngineError(f"setting 'gamble' must be 0, 1, true or false, not {value!r}")
-                out[key] = int(value)
-                continue
-            low = int(key == "free_spin_cap_x")
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise EngineError(f"setting {key!r} must be an integer of at least {low}, not {value!r}")
-            out[key] = int(value)
-        return out
+    SETTINGS = (
+        Setting("free_spin_cap_x", 5000, minimum=1),
+        Setting("gamble_limit_x", 250, minimum=0),
+        Setting("gamble", 1, flag=True),
+    )
+    """The operator settings (their defaults come from the data's ``operator_defaults``)."""
 
     def price(self, bet: Bet, mode: str) -> int:
         """What a round costs: the total bet (Book of Spells has no other mode)."""

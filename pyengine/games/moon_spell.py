@@ -7,7 +7,6 @@ bets, prize weights, respin chance, ladder, buy price, jackpot) in ``data/moon_s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -95,7 +94,7 @@ class MoonSpell(LinesGame):
         self.lines = LineEvaluator(
             data.paylines, data.paytable, wild=wild, wild_pays_as=self.wild_pays_as, not_substituted=(self.moon.symbol,)
         )
-        self.respin = _respin_rules(root.get("hold_and_respin"))
+        self.respin = HoldAndRespinRules.from_field(root.get("hold_and_respin"), len(POSITIONS), chance="respin_moon")
         self.buy = _buy_rules(root.get("feature_buy"), self.respin.trigger)
         self.max_win_x = root.get("max_win_x").as_int(minimum=1)
         self.jackpot = _jackpot_rules(root.get("jackpot"))
@@ -116,15 +115,7 @@ class MoonSpell(LinesGame):
         self._respin_lookup = _lookup(self.moon.respin_weights)
         self._prizes: dict[int, tuple[int, ...]] = {}
 
-    # -- settings and modes ------------------------------------------------------
-    def default_settings(self) -> dict[str, int]:
-        return {}
-
-    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
-        for key in settings:
-            raise EngineError(f"unknown setting {key!r}; {self.name} has no operator settings")
-        return {}
-
+    # -- modes ------------------------------------------------------------------
     def price(self, bet: Bet, mode: str) -> int:
         """What a round in ``mode`` costs at ``bet`` (the total stake, or the Feature Buy price)."""
         if mode == "base":
@@ -250,23 +241,6 @@ def _moon_rules(f: Field, data: LinesGameData) -> MoonRules:
         weights.append(ws)
     counts = tuple(x.as_int(minimum=1) for x in f.get("cash_counts").as_list())
     return MoonRules(sym, prizes, weights[0], weights[1], counts)
-
-
-def _respin_rules(f: Field) -> HoldAndRespinRules:
-    land = f.get("respin_moon")
-    num = land.get("numerator").as_int(minimum=1)
-    den = land.get("denominator").as_int(minimum=1)
-    if num >= den:
-        raise land.error("the landing chance must be below 1")
-    ladder = {}
-    for k, v in f.get("ladder").items():
-        if not k.isdigit() or not 1 <= int(k) <= len(POSITIONS):
-            raise v.error(f"ladder counts must be 1 to {len(POSITIONS)}")
-        ladder[int(k)] = v.as_int(minimum=1)
-    trigger = f.get("trigger").as_int(minimum=1)
-    if trigger > len(POSITIONS):
-        raise f.get("trigger").error(f"cannot exceed {len(POSITIONS)} positions")
-    return HoldAndRespinRules(trigger, f.get("respins").as_int(minimum=1), num, den, ladder)
 
 
 def _buy_rules(f: Field, trigger: int) -> BuyRules:

@@ -39,22 +39,9 @@ class PickFixture(LinesGame):
             self.data.paylines, self.data.paytable, wild=self.data.wild, wild_pays_as=self.wild_pays_as
         )
         self._keys = self.reels.positions_of("KEY")
-        pick = root.get("pick")
-        self.trigger = pick.get("trigger").as_int(minimum=1)
-        board: list[str] = []
-        for label, f in pick.get("board").items():
-            board += [label] * f.as_int(minimum=1)
-        self.board = PickRules("board", tuple(board), pick.get("columns").as_int(minimum=1), frozenset({"stop"}))
-        faces = tuple(f.as_str() for f in root.get("charm").get("faces").as_list(min_len=2))
-        self.charm = PickRules("charm", faces, len(faces), picks=1, faces=faces)
-
-    def default_settings(self) -> dict[str, int]:
-        return {}
-
-    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, int]:
-        for key in settings:
-            raise EngineError(f"unknown setting {key!r}; {self.name} has no operator settings")
-        return {}
+        self.trigger = root.get("trigger").as_int(minimum=1)
+        self.board = PickRules.from_field("board", root.get("pick"))
+        self.charm = PickRules.from_field("charm", root.get("charm"))
 
     def price(self, bet: Bet, mode: str) -> int:
         if mode != "base":
