@@ -64,7 +64,9 @@ def test_lobby_lists_the_playable_games(visit: Visit, games: dict[str, Any]) -> 
     page = visit.goto("index.html")
     page.wait_for_selector(f".tile-link[data-game={GAME}]")
     tiles = page.locator(".tile-link")
-    assert tiles.count() == len(games["games"])
+    shown = [g for g in games["games"] if not g.get("hidden")]
+    assert [g["id"] for g in games["games"] if g.get("hidden")] == ["pick_fixture"]  # the tests' fixture game
+    assert tiles.count() == len(shown)
     entry = next(g for g in games["games"] if g["id"] == GAME)
     tile = page.locator(f".tile-link[data-game={GAME}]")
     assert tile.get_attribute("href") == f"./{PLAY}"
