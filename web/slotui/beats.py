@@ -19,6 +19,7 @@ from .stage import Beat, EventHandler, GameScreen, Stage, register_screen, scree
 from .view import Banner
 
 __all__ = [
+    "BannerBeat",
     "Beat",
     "GameScreen",
     "Wait",
@@ -279,8 +280,31 @@ def _gamble_end(e: ev.GambleEnd, c: Stage) -> Beat | None:
     return None
 
 
-class JackpotBeat(Beat):
+class BannerBeat(Beat):
+    """A banner over the reels for ``ms`` (set in `start`), then cleared. ``hurry`` cuts
+    it short; ``keep_on_hurry`` leaves a short pause to read it."""
+
+    ms = 0.0
+    keep_on_hurry = False
+
+    def update(self, c: Stage, now: float) -> bool:
+        if now - self.t0 < self.ms:
+            return False
+        c.view.banner = None
+        self.done(c)
+        return True
+
+    def done(self, c: Stage) -> None:
+        """What follows once the banner is gone."""
+
+    def hurry(self, c: Stage) -> None:
+        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause) if self.keep_on_hurry else 0.0
+
+
+class JackpotBeat(BannerBeat):
     """The time jackpot dropped: a big banner, the amount added to the win, the pot restarts."""
+
+    keep_on_hurry = True
 
     def __init__(self, e: ev.JackpotWin) -> None:
         self.e = e
@@ -295,15 +319,8 @@ class JackpotBeat(Beat):
         c.host.announce(f"Time jackpot won: {c.fmt(amount)}!")
         self.ms = c.timing.line_show * 2.2
 
-    def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
-            return False
-        c.view.banner = None
+    def done(self, c: Stage) -> None:
         c.show_jackpot(None)
-        return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
 
 
 _HANDLERS: dict[str, EventHandler] = {

@@ -15,7 +15,7 @@ from typing import Any
 
 from pyengine import events as ev
 
-from .beats import is_win
+from .beats import BannerBeat, is_win
 from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
 from .intro import FeatureCard
 from .overlay import IntroCard
@@ -320,7 +320,7 @@ class RespinBeat(Beat):
         self.end = min(self.end, last + c.timing.pause * 0.3)
 
 
-class LadderBeat(Beat):
+class LadderBeat(BannerBeat):
     """The ladder prize for the final count: its rung flashes and a banner shows it."""
 
     def __init__(self, e: ev.LadderPrize, f: HoldAndRespin) -> None:
@@ -339,15 +339,6 @@ class LadderBeat(Beat):
         c.view.banner = Banner("PRIZE LADDER", f"{e.count} {w.noun} · {e.multiplier:,}× · {c.fmt(e.win)}", now, tier=2)
         c.host.announce(f"Prize ladder: {e.count} {w.many} pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
         self.ms = c.timing.line_show * 1.2
-
-    def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
-            return False
-        c.view.banner = None
-        return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0
 
 
 class EndBeat(Beat):
@@ -420,8 +411,10 @@ class EndBeat(Beat):
             self.hurried = True
 
 
-class CapBeat(Beat):
+class CapBeat(BannerBeat):
     """The round's win passed the maximum: the maximum is paid and says so."""
+
+    keep_on_hurry = True
 
     def __init__(self, e: ev.WinCapReached) -> None:
         self.e = e
@@ -436,12 +429,3 @@ class CapBeat(Beat):
         c.view.banner = Banner("MAX WIN REACHED", f"{x:,}× THE BET · {c.fmt(self.e.win)}", now, tier=4)
         c.host.announce(f"The maximum win of {x:,}× the bet is reached: {c.fmt(self.e.win)} is paid.")
         self.ms = c.timing.line_show * 1.5
-
-    def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
-            return False
-        c.view.banner = None
-        return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
