@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import EngineError
+from .errors import EngineError, shown
 from .events import Event, dumps
 from .model import Bet
 from .session import Session
@@ -36,10 +36,16 @@ def replay(
 
     ``mode`` is the bet mode (``buy`` for a bought feature); ``jackpot`` is the time
     jackpot the round won (the pot's draw depends on the session's clock and pot, so a
-    record keeps its outcome rather than redrawing it).
+    record keeps its outcome rather than redrawing it): 0 for a game without one and in
+    mode ``buy``. Every argument is checked as `Session` checks it; a bad one raises an
+    `EngineError`.
     """
+    if isinstance(choices, str | bytes) or not isinstance(choices, Sequence):
+        raise EngineError(f"choices must be a list of the round's choices, not {shown(choices)}")
+    if any(not isinstance(c, str) for c in choices):
+        raise EngineError(f"every choice must be a string: {shown(list(choices))}")
     session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line))
-    events = session._start(seed=seed, autoplay=autoplay, mode=mode, jackpot=jackpot)
+    events = session._start_recorded(seed=seed, autoplay=autoplay, mode=mode, jackpot=jackpot)
     for choice in choices:
         events += session.choose(choice)
     if session.in_round:
@@ -70,7 +76,7 @@ def check_golden(text: str) -> str | None:
     header, _, _ = text.partition("\n")
     try:
         fresh = golden_text(json.loads(header))
-    except (EngineError, ValueError, KeyError) as exc:
+    except (EngineError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return f"the record does not replay: {exc}"
     if fresh == text:
         return None

@@ -196,7 +196,7 @@ def rules_html(
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
         "pace until you let go. The Turbo button makes every spin faster.</p>",
         "<h4>Autoplay</h4><p>Autoplay spins at the current bet and collects wins. It stops after the number "
-        "of rounds, before a round that would pass the loss limit, after a win at or above the single-win "
+        "of rounds, before a round that would pass the loss limit, after a win above the single-win "
         "limit, when free spins are won (if chosen), or when you press Stop.</p>",
         "<h4>Recovery</h4><p>The game is saved in this browser after every step. If you leave while Collect "
         "is offered, the win is credited when you come back. If you reload or close the page during free "
@@ -290,7 +290,7 @@ def _moon_rules(desc: Mapping[str, Any], info: Mapping[str, Any], fmt: Fmt, stak
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
         "pace until you let go. The Turbo button makes every spin faster.</p>",
         "<h4>Autoplay</h4><p>Autoplay spins at the current bet. It stops after the number of rounds, before "
-        "a round that would pass the loss limit, after a win at or above the single-win limit, when Hold and "
+        "a round that would pass the loss limit, after a win above the single-win limit, when Hold and "
         "Respin is won (if chosen; otherwise it plays the bonus), or when you press Stop. Autoplay never buys "
         "the feature.</p>",
         "<h4>Recovery</h4><p>The game is saved in this browser after every step. If you reload while Hold and "
