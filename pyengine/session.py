@@ -245,6 +245,8 @@ class Session:
 
     def price(self, mode: str = "base") -> int:
         """What a round in ``mode`` costs at the current bet."""
+        if not isinstance(mode, str) or mode not in self.game.modes:
+            raise EngineError(f"{self.game.name} has no mode {shown(mode)}; its modes are {', '.join(self.game.modes)}")
         return self.game.price(self.bet, mode)
 
     @property
@@ -289,7 +291,7 @@ class Session:
         """Change the bet (only between rounds)."""
         self._idle("change the bet")
         if not isinstance(bet, Bet):
-            raise BetError(f"a bet must be a Bet, not {bet!r}")
+            raise BetError(f"a bet must be a Bet, not {shown(bet)}")
         self.bet = self.game.bets.validate(bet)
         return self.bet
 
@@ -330,7 +332,7 @@ class Session:
         if type(jackpot) is not int or not 0 <= jackpot <= MAX_AMOUNT:
             raise EngineError(f"a round's jackpot must be an integer from 0 to {MAX_AMOUNT:_}, not {shown(jackpot)}")
         if jackpot and (self.jackpot is None or mode != "base"):
-            where = f"{self.game.name} has no jackpot" if self.jackpot is None else f"a round in mode {mode!r} has none"
+            where = f"{self.game.name} has no jackpot" if self.jackpot is None else f"mode {shown(mode)} has none"
             raise EngineError(f"a round cannot win a jackpot of {jackpot}: {where}")
         if seed is None:
             raise EngineError("a recorded round needs its seed")
@@ -348,7 +350,7 @@ class Session:
         else:
             if mode not in self.game.modes:
                 raise EngineError(
-                    f"{self.game.name} has no mode {mode!r}; its modes are {', '.join(self.game.modes)}"
+                    f"{self.game.name} has no mode {shown(mode)}; its modes are {', '.join(self.game.modes)}"
                 )
             if autoplay:
                 raise EngineError("autoplay never buys a feature")
@@ -403,12 +405,12 @@ class Session:
         rnd = self._round
         decision = None if rnd is None else rnd.pending
         if rnd is None or decision is None:
-            raise NoDecisionPendingError(f"no decision is pending; choice {choice!r} is not expected")
+            raise NoDecisionPendingError(f"no decision is pending; choice {shown(choice)} is not expected")
         try:
             made = decision.choice_events[choice]
         except (KeyError, TypeError):  # TypeError: an unhashable choice is no choice either
             raise ChoiceError(
-                f"{choice!r} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
+                f"{shown(choice)} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
             ) from None
         events = rnd.events
         start = len(events)
