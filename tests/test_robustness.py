@@ -628,7 +628,7 @@ def _restores_and_saves_again(text: str, state: dict[str, Any] | None, clk: Cloc
 
 
 @given(game=st.sampled_from(GAME_IDS), seed=st.integers(0, 2**64 - 1), data=st.data())
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 def test_random_calls_and_edited_saves(game: str, seed: int, data: st.DataObject) -> None:
     clk = Clock()
     balance = data.draw(st.sampled_from([0, 150, 100_000, 100_000, 100_000, MAX_BALANCE]), label="balance")
