@@ -8,7 +8,8 @@ round). Gamble is never offered in autoplay; other decisions take their first ch
 - ``loss_limit``: the next round's stake would take the net loss past the limit (it
   stops *before* that round);
 - ``balance``: the balance cannot pay the next stake;
-- ``single_win``: the last round won at least the single-win limit;
+- ``single_win``: the last round's win exceeded the single-win limit (the rules: "stop
+  if single win exceeds certain amount"; a win of exactly the limit plays on);
 - ``feature``: a feature started (with ``stop_on_feature``); the round is left waiting on
   its feature-start decision for the player;
 - ``player``: `Autoplay.stop` was called.
@@ -19,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import EngineError
+from .errors import EngineError, shown
 from .events import Event
 from .session import Session
 
@@ -46,17 +47,23 @@ class AutoplayLimits:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 1:
-            raise EngineError(f"autoplay needs at least 1 round, not {self.rounds!r}")
+            raise EngineError(f"autoplay needs at least 1 round, not {shown(self.rounds)}")
         for name in ("loss_limit", "single_win_limit"):
             v = getattr(self, name)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
-                raise EngineError(f"autoplay {name} must be a positive amount of minor units, not {v!r}")
+                raise EngineError(f"autoplay {name} must be a positive amount of minor units, not {shown(v)}")
+        if self.stop_on_feature is not True and self.stop_on_feature is not False:
+            raise EngineError(f"autoplay stop_on_feature must be True or False, not {shown(self.stop_on_feature)}")
 
 
 class Autoplay:
     """Runs rounds of ``session`` within ``limits``."""
 
     def __init__(self, session: Session, limits: AutoplayLimits) -> None:
+        if not isinstance(session, Session):
+            raise EngineError(f"autoplay needs a Session, not {shown(session)}")
+        if not isinstance(limits, AutoplayLimits):
+            raise EngineError(f"autoplay needs its AutoplayLimits, not {shown(limits)}")
         if session.in_round:
             raise EngineError("autoplay cannot start while a round waits on the player")
         self.session = session
@@ -107,7 +114,7 @@ class Autoplay:
             events += s.choose(s.pending.choices[0])
         last = s.last_round
         assert last is not None
-        if self.limits.single_win_limit is not None and last.win >= self.limits.single_win_limit:
+        if self.limits.single_win_limit is not None and last.win > self.limits.single_win_limit:
             self.reason = StopReason.SINGLE_WIN
         elif self.played >= self.limits.rounds:
             self.reason = StopReason.ROUNDS

@@ -8,13 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from .errors import EngineError
 from .events import Event
 from .games import game_ids, get_game
-from .math.simulate import POLICIES, simulate
+from .math.simulate import POLICIES, SECONDS_PER_ROUND, SIM_START, simulate
+from .model import MAX_BALANCE
 from .rng import Rng, new_seed
 from .session import Session
 
@@ -99,6 +101,11 @@ def _parser() -> _Parser:
     pl.add_argument("--choices", choices=POLICIES, default="first")
     pl.add_argument("--mode", default="base")
     pl.add_argument("--jsonl", action="store_true", required=True)
+    pl.add_argument(
+        "--real-clock",
+        action="store_true",
+        help="play on the computer's clock (default: the simulated clock of simulate, so a seed gives the same output)",
+    )
     _add_settings(pl)
     return p
 
@@ -177,9 +184,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seed = new_seed() if args.seed is None else args.seed
     stake = game.price(game.bets.default, args.mode)
-    session = Session(game, balance=max(stake * args.rounds, 100_000), seed=seed, settings=dict(args.setting))
+    # The simulated clock is simulate's: SIM_START, then SECONDS_PER_ROUND a round, so a
+    # time jackpot drops in the same rounds on every run.
+    tick = [SIM_START]
+
+    def clock() -> float:
+        return time.time() if args.real_clock else tick[0]
+
+    balance = min(max(stake * args.rounds, 100_000), MAX_BALANCE)
+    session = Session(game, balance=balance, seed=seed, settings=dict(args.setting), clock=clock)
     picker = Rng(seed ^ 0x5EED5EED)
-    for _ in range(args.rounds):
+    for i in range(args.rounds):
+        tick[0] = SIM_START + i * SECONDS_PER_ROUND
         before = session.balance
         events: list[Event] = session.spin(mode=args.mode)
         while (d := session.pending) is not None:

@@ -16,6 +16,7 @@ __all__ = [
     "RoundInProgressError",
     "SnapshotError",
     "UnknownGameError",
+    "shown",
 ]
 
 
@@ -59,3 +60,12 @@ class ChoiceError(EngineError):
 
 class SnapshotError(EngineError):
     """A saved session that is corrupt, tampered with, or from another game."""
+
+
+def shown(value: object) -> str:
+    """``value`` for an error message: short, and an absurdly long integer is not written
+    out (Python refuses to turn one of more than 4,300 digits into text)."""
+    if isinstance(value, int) and not -(10**30) < value < 10**30:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

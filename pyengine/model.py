@@ -9,9 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .errors import BetError
+from .errors import BetError, shown
 
 __all__ = [
+    "MAX_AMOUNT",
+    "MAX_BALANCE",
+    "MAX_BET_PER_LINE",
+    "MAX_LINES",
+    "MAX_SETTING",
+    "MAX_TIME_MS",
     "Bet",
     "BetConfig",
     "Payline",
@@ -21,6 +27,28 @@ __all__ = [
     "SymbolKind",
     "Window",
 ]
+
+
+# -- bounds -------------------------------------------------------------------------------
+# Every amount, count and time the engine accepts is bounded, so that whatever it accepts
+# it can also save (Python refuses to write an int of more than 4,300 digits as text) and
+# restore (a saved session is checked against these same bounds).
+MAX_BALANCE = 10**15
+"""The most a balance may be made by `Session(balance=...)` or `Session.add_funds`, in minor
+units (10,000,000,000,000.00 FUN at 100 per FUN). It is below 2**53, so the balance is exact
+in a JavaScript number too."""
+MAX_AMOUNT = 10**18
+"""The bound of every amount in a saved session: the balance (wins may carry it past
+`MAX_BALANCE`), stakes, wins, the jackpot's pot and payouts. Below 2**63."""
+MAX_BET_PER_LINE = 10**9
+"""The largest bet per line a game may offer, in minor units."""
+MAX_LINES = 1000
+"""The most lines a game may offer."""
+MAX_SETTING = 10**12
+"""The largest value of an operator setting (a multiplier such as a win limit, or a flag)."""
+MAX_TIME_MS = 253_402_300_799_999
+"""The latest time a session may record, in milliseconds since the epoch:
+9999-12-31 23:59:59.999 UTC, the last instant `datetime` can show."""
 
 
 class SymbolKind(StrEnum):
@@ -209,20 +237,33 @@ class BetConfig:
         """Whether the player bets coins per line (pays and meters in coins)."""
         return self.coins != (1,)
 
+    def __post_init__(self) -> None:
+        if not self.lines or any(type(n) is not int or not 1 <= n <= MAX_LINES for n in self.lines):
+            raise BetError(f"the lines offered must be whole numbers from 1 to {MAX_LINES}, not {self.lines!r}")
+        if not self.levels or any(type(v) is not int or not 1 <= v <= MAX_BET_PER_LINE for v in self.levels):
+            raise BetError(
+                f"the bets per line offered must be whole numbers from 1 to {MAX_BET_PER_LINE}, not {self.levels!r}"
+            )
+
     def validate(self, bet: Bet) -> Bet:
         """Return ``bet`` if offered, else raise `BetError` naming what is offered."""
-        if type(bet.lines) is not int or type(bet.bet_per_line) is not int or type(bet.coins) is not int:
-            raise BetError(f"lines and bet per line must be whole numbers, not {bet.lines!r} and {bet.bet_per_line!r}")
-        if bet.coins not in self.coins:
-            offered = ", ".join(map(str, self.coins))
-            raise BetError(f"{bet.coins} coins per line is not offered; choose one of {offered}")
-        if bet.lines not in self.lines:
+        if not isinstance(bet, Bet):
+            raise BetError(f"a bet must be a Bet(lines, bet_per_line, coins), not {shown(bet)}")
+        lines, level, coins = bet.lines, bet.bet_per_line, bet.coins
+        if type(lines) is not int or type(level) is not int or type(coins) is not int:
             raise BetError(
-                f"{bet.lines} lines is not offered; choose one of {', '.join(map(str, self.lines))}"
+                f"lines, bet per line and coins must be whole numbers, not {shown(lines)}, {shown(level)} and "
+                f"{shown(coins)}"
             )
-        if bet.bet_per_line not in self.levels:
+        if coins not in self.coins:
+            offered = ", ".join(map(str, self.coins))
+            raise BetError(f"{shown(coins)} coins per line is not offered; choose one of {offered}")
+        if lines not in self.lines:
+            raise BetError(f"{shown(lines)} lines is not offered; choose one of {', '.join(map(str, self.lines))}")
+        if level not in self.levels:
             offered = ", ".join(self.format(v) for v in self.levels)
-            raise BetError(f"bet per line {self.format(bet.bet_per_line)} is not offered; choose one of {offered}")
+            amount = self.format(level) if abs(level) <= MAX_AMOUNT else shown(level)
+            raise BetError(f"bet per line {amount} is not offered; choose one of {offered}")
         return bet
 
     @property

@@ -37,7 +37,9 @@ def replay(
 
     ``mode`` is the bet mode (``buy`` for a bought feature); ``jackpot`` is the time
     jackpot the round won (the pot's draw depends on the session's clock and pot, so a
-    record keeps its outcome rather than redrawing it).
+    record keeps its outcome rather than redrawing it): 0 for a game without one and in
+    mode ``buy``. Every argument is checked as `Session` checks it; a bad one raises an
+    `EngineError`.
     """
     session = Session(game, balance=balance, seed=0, settings=settings, bet=Bet(lines, bet_per_line, coins))
     return session.replay(seed=seed, choices=choices, autoplay=autoplay, mode=mode, jackpot=jackpot)
@@ -66,7 +68,7 @@ def check_golden(text: str) -> str | None:
     header, _, _ = text.partition("\n")
     try:
         fresh = golden_text(json.loads(header))
-    except (EngineError, ValueError, KeyError) as exc:
+    except (EngineError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return f"the record does not replay: {exc}"
     if fresh == text:
         return None

@@ -22,22 +22,34 @@ from typing import Any
 
 from .errors import (
     BetError,
-    EngineError,
     ChoiceError,
+    EngineError,
     InsufficientFundsError,
     NoDecisionPendingError,
     RoundInProgressError,
     SnapshotError,
+    UnknownGameError,
+    shown,
 )
 from .events import ChoiceMade, Event, JackpotWin, RoundEnd, RoundStart, events_from_json
 from .features.jackpot import TimeJackpot
-from .games import Game, get_game
-from .model import Bet
-from .rng import Rng, new_seed
+from .games import GAME_IDS, Game, get_game
+from .model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet, BetConfig
+from .rng import MASK64, Rng, new_seed
 from .round import Decision, RoundContext, RoundProcess
 from .values import record
 
-__all__ = ["DEFAULT_BALANCE", "HISTORY_SIZE", "SNAPSHOT_FORMAT", "RoundRecord", "Session"]
+__all__ = [
+    "DEFAULT_BALANCE",
+    "HISTORY_SIZE",
+    "MAX_AMOUNT",
+    "MAX_BALANCE",
+    "MAX_SETTING",
+    "MAX_TIME_MS",
+    "SNAPSHOT_FORMAT",
+    "RoundRecord",
+    "Session",
+]
 
 DEFAULT_BALANCE = 100_000
 HISTORY_SIZE = 10
@@ -170,7 +182,12 @@ class _Round(RoundContext):
 
 
 class Session:
-    """A player's session with one game."""
+    """A player's session with one game.
+
+    ``game`` is a game id (`pyengine.games.GAME_IDS`) or a `Game`. The starting
+    ``balance`` and every top-up are bounded by `MAX_BALANCE`; operator ``settings`` are
+    integers from 0 to `MAX_SETTING`; ``clock`` returns seconds since the epoch.
+    """
 
     def __init__(
         self,
@@ -182,11 +199,24 @@ class Session:
         bet: Bet | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.game: Game = get_game(game) if isinstance(game, str) else game
-        if not isinstance(balance, int) or isinstance(balance, bool) or balance < 0:
-            raise InsufficientFundsError(f"balance must be a non-negative integer of minor units, not {balance!r}")
+        if isinstance(game, str):
+            self.game: Game = get_game(game)
+        elif _is_game(game):
+            self.game = game
+        else:
+            raise UnknownGameError(f"a game must be a game id ({', '.join(GAME_IDS)}) or a Game, not {shown(game)}")
+        if type(balance) is not int or not 0 <= balance <= MAX_BALANCE:
+            raise InsufficientFundsError(
+                f"balance must be an integer of minor units from 0 to {MAX_BALANCE:_}, not {shown(balance)}"
+            )
+        if seed is not None and (type(seed) is not int or not 0 <= seed <= MASK64):
+            raise EngineError(f"a session seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
+        if bet is not None and not isinstance(bet, Bet):
+            raise BetError(f"a bet must be a Bet(lines, bet_per_line), not {shown(bet)}")
+        if not callable(clock):
+            raise EngineError(f"the clock must be a function returning seconds since the epoch, not {shown(clock)}")
         self.balance = balance
-        self.settings = self.game.validate_settings(settings or {})
+        self.settings = _settings(self.game, settings)
         self.bet = self.game.bets.validate(bet) if bet is not None else self.game.bets.default
         self._rng = Rng(new_seed() if seed is None else seed)
         self._seeds: list[int] = []  # the next round seeds, already drawn from _rng; next one last
@@ -195,7 +225,12 @@ class Session:
         self._round_rng = Rng.from_state(0)
         self._clock = clock
         rules = self.game.jackpot
-        self.jackpot: TimeJackpot | None = None if rules is None else TimeJackpot(rules, self.now_ms())
+        self.jackpot: TimeJackpot | None = None
+        if rules is not None:
+            now = clock()
+            if not isinstance(now, int | float) or isinstance(now, bool) or not 0 <= now * 1000 <= MAX_TIME_MS:
+                raise EngineError(f"the clock must give seconds since the epoch (to the year 9999), not {shown(now)}")
+            self.jackpot = TimeJackpot(rules, int(now * 1000))
         self.rounds_played = 0
         self._history: deque[_Round | RoundRecord] = deque(maxlen=HISTORY_SIZE)
         self._round: _Round | None = None
@@ -212,6 +247,8 @@ class Session:
 
     def price(self, mode: str = "base") -> int:
         """What a round in ``mode`` costs at the current bet."""
+        if not isinstance(mode, str) or mode not in self.game.modes:
+            raise EngineError(f"{self.game.name} has no mode {shown(mode)}; its modes are {', '.join(self.game.modes)}")
         return self.game.price(self.bet, mode)
 
     @property
@@ -256,7 +293,7 @@ class Session:
         """Change the bet (only between rounds)."""
         self._idle("change the bet")
         if not isinstance(bet, Bet):
-            raise BetError(f"a bet must be a Bet, not {bet!r}")
+            raise BetError(f"a bet must be a Bet, not {shown(bet)}")
         self.bet = self.game.bets.validate(bet)
         return self.bet
 
@@ -309,7 +346,11 @@ class Session:
         depends on the clock and the pot, so a record keeps the outcome rather than
         redrawing it). The round must finish: a record that leaves it waiting raises
         `EngineError` (and the round stays in play)."""
-        events = self._start(autoplay, seed, mode, jackpot)
+        if isinstance(choices, str | bytes) or not isinstance(choices, Sequence):
+            raise EngineError(f"choices must be a list of the round's choices, not {shown(choices)}")
+        if any(not isinstance(c, str) for c in choices):
+            raise EngineError(f"every choice must be a string: {shown(list(choices))}")
+        events = self._start_recorded(autoplay=autoplay, seed=seed, mode=mode, jackpot=jackpot)
         for choice in choices:
             events += self.choose(choice)
         if self._round is not None:
@@ -321,8 +362,22 @@ class Session:
         """Buy the feature at the current bet (the price is `price("buy")`); return its events."""
         return self._start(False, seed, "buy", None)  # noqa: FBT003
 
+    def _start_recorded(self, *, autoplay: bool, seed: int, mode: str, jackpot: int) -> list[Event]:
+        """Start the round of a record (a replay): ``seed`` given, and ``jackpot`` the amount
+        it won instead of the pot's draw."""
+        if type(jackpot) is not int or not 0 <= jackpot <= MAX_AMOUNT:
+            raise EngineError(f"a round's jackpot must be an integer from 0 to {MAX_AMOUNT:_}, not {shown(jackpot)}")
+        if jackpot and (self.jackpot is None or mode != "base"):
+            where = f"{self.game.name} has no jackpot" if self.jackpot is None else f"mode {shown(mode)} has none"
+            raise EngineError(f"a round cannot win a jackpot of {jackpot}: {where}")
+        if seed is None:
+            raise EngineError("a recorded round needs its seed")
+        return self._start(autoplay, seed, mode, jackpot)
+
     def _start(self, autoplay: bool, seed: int | None, mode: str, jackpot: int | None) -> list[Event]:  # noqa: FBT001
         """Start a round; ``jackpot`` given (a replay) replaces the pot's draw with that amount."""
+        if autoplay is not False and autoplay is not True:
+            raise EngineError(f"autoplay must be True or False, not {shown(autoplay)}")
         if self._round is not None:
             self._idle("start a round")
         bet = self.bet
@@ -331,7 +386,7 @@ class Session:
         else:
             if mode not in self.game.modes:
                 raise EngineError(
-                    f"{self.game.name} has no mode {mode!r}; its modes are {', '.join(self.game.modes)}"
+                    f"{self.game.name} has no mode {shown(mode)}; its modes are {', '.join(self.game.modes)}"
                 )
             if autoplay:
                 raise EngineError("autoplay never buys a feature")
@@ -350,7 +405,7 @@ class Session:
         elif type(seed) is int and 0 <= seed < 1 << 64:
             round_seed = seed
         else:
-            raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {seed!r}")
+            raise EngineError(f"a round seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
         now = int(self._clock() * 1000)
         self.balance = before - stake
         rng = self._round_rng
@@ -387,12 +442,12 @@ class Session:
         rnd = self._round
         decision = None if rnd is None else rnd.pending
         if rnd is None or decision is None:
-            raise NoDecisionPendingError(f"no decision is pending; choice {choice!r} is not expected")
+            raise NoDecisionPendingError(f"no decision is pending; choice {shown(choice)} is not expected")
         try:
             made = decision.choice_events[choice]
         except (KeyError, TypeError):  # TypeError: an unhashable choice is no choice either
             raise ChoiceError(
-                f"{choice!r} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
+                f"{shown(choice)} is not a choice for '{decision.kind}'; choose one of {', '.join(decision.choices)}"
             ) from None
         events = rnd.events
         start = len(events)
@@ -424,8 +479,14 @@ class Session:
     def add_funds(self, amount: int) -> int:
         """Top up the free-play balance (between rounds)."""
         self._idle("top up")
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise InsufficientFundsError(f"a top-up must be a positive integer of minor units, not {amount!r}")
+        if type(amount) is not int or amount <= 0:
+            raise InsufficientFundsError(f"a top-up must be a positive integer of minor units, not {shown(amount)}")
+        if amount > MAX_BALANCE - self.balance:
+            room = max(MAX_BALANCE - self.balance, 0)
+            raise InsufficientFundsError(
+                f"a top-up of {shown(amount)} would take the balance past {MAX_BALANCE:_} minor units, "
+                f"the most it may hold; top up at most {room:_}"
+            )
         self.balance += amount
         return self.balance
 
@@ -474,7 +535,11 @@ class Session:
         """Rebuild a session from `snapshot` text, replaying the round in play.
 
         Raises `SnapshotError` for anything corrupt, tampered with, or (with ``game``)
-        saved by another game.
+        saved by another game. The checksum is not a secret, so a save can be edited and
+        signed again: every saved value is checked as strictly as the engine's own input
+        (offered bets, seeds below 2**64, the bounds in `pyengine.model`), and the history
+        and the round in play are replayed, so a session is restored only if it saves
+        again as it was saved.
         """
         try:
             obj = json.loads(text)
@@ -489,54 +554,63 @@ class Session:
         if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotError(f"the saved session is not a {SNAPSHOT_FORMAT} snapshot")
         state = obj.get("state")
-        if not isinstance(state, dict) or obj.get("checksum") != _checksum(state):
+        try:
+            valid = isinstance(state, dict) and obj.get("checksum") == _checksum(state)
+        except (TypeError, ValueError, RecursionError):
+            valid = False
+        if not valid:
             raise SnapshotError("the saved session fails its checksum: it is corrupt or was edited")
+        assert isinstance(state, dict)
         try:
             return cls._from_state(state, game, clock)
         except SnapshotError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SnapshotError(f"the saved session is inconsistent: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
+            raise SnapshotError(f"the saved session is inconsistent: {str(exc)[:300]}") from None
 
     @classmethod
     def _from_state(cls, state: dict[str, Any], game: str | None, clock: Callable[[], float]) -> Session:
+        _fields(state, "session", _STATE_KEYS, ("jackpot",))
         gid = state["game"]
         if game is not None and gid != game:
-            raise SnapshotError(f"the saved session belongs to {gid!r}, not {game!r}")
+            raise SnapshotError(f"the saved session belongs to {shown(gid)}, not {shown(game)}")
+        if not isinstance(gid, str):
+            raise SnapshotError(f"the saved game is not a game id: {shown(gid)}")
         g = get_game(gid)
-        if state["version"] != g.version:
-            raise SnapshotError(f"the saved session is for version {state['version']} of {gid}, not {g.version}")
-        s = cls(g, balance=_int(state["balance"]), settings=state["settings"], bet=_bet(state["bet"]), clock=clock)
-        s._rng.state = _int(state["rng"])
-        s.rounds_played = _int(state["rounds_played"])
+        version = state["version"]
+        if version != g.version:
+            seen = version if isinstance(version, str) and len(version) <= 40 else shown(version)
+            raise SnapshotError(f"the saved session is for version {seen} of {gid}, not {g.version}")
+        saved_settings = state["settings"]
+        if not isinstance(saved_settings, dict) or any(type(v) is not int for v in saved_settings.values()):
+            raise SnapshotError("the saved settings are not whole numbers by name")
+        s = cls(g, balance=0, settings=saved_settings, bet=_bet(g, state["bet"]), clock=clock)
+        if s.settings != saved_settings:
+            raise SnapshotError(f"the saved settings are not complete: the game's settings are {s.settings}")
+        s.balance = _int(state["balance"], "balance")
+        s._rng.state = _int(state["rng"], "seed stream", MASK64)
+        s.rounds_played = played = _int(state["rounds_played"], "count of rounds")
         saved_jackpot = state.get("jackpot")
         if (saved_jackpot is None) != (g.jackpot is None):
             raise SnapshotError("the saved jackpot does not fit the game")
+        rd = state["round"]
         if g.jackpot is not None:
-            s.jackpot = TimeJackpot.from_json(g.jackpot, saved_jackpot)
-        for r in state["history"]:
-            record = RoundRecord(
-                    index=_int(r["index"]),
-                    seed=_int(r["seed"]),
-                    bet=_bet(r["bet"]),
-                    autoplay=bool(r["autoplay"]),
-                    choices=tuple(str(c) for c in r["choices"]),
-                    events=tuple(events_from_json(r["events"])),
-                    stake=_int(r["stake"]),
-                    win=_int(r["win"]),
-                    balance_before=_int(r["balance_before"]),
-                    balance_after=_int(r["balance_after"]),
-                    time_ms=_int(r["time_ms"]),
-                    features=tuple(str(f) for f in r["features"]),
-                    mode=_mode(g, r.get("mode", "base")),
-                    jackpot=_amount(r.get("jackpot", 0)),
-                )
+            s.jackpot = jp = TimeJackpot.from_json(g.jackpot, saved_jackpot)
+            if jp.drops > played + (rd is not None):
+                raise SnapshotError("the saved jackpot dropped more often than rounds were played")
+        history = state["history"]
+        if not isinstance(history, list) or len(history) != min(played, HISTORY_SIZE):
+            raise SnapshotError(f"the saved history must hold the last {min(played, HISTORY_SIZE)} rounds")
+        for i, r in enumerate(history):
+            record = _record(g, r)
+            if record.index != played - len(history) + i:
+                raise SnapshotError(f"round {record.index} of the history is out of order")
             s._verify(record)
             s._history.append(record)
-        rd = state["round"]
         if rd is not None:
             s._replay(rd)
-            if clock() * 1000 - _int(rd["time_ms"]) > PENDING_DAYS * 86_400_000:
+            assert s._round is not None  # `_replay` refuses a round that has finished
+            if clock() * 1000 - s._round.time_ms > PENDING_DAYS * 86_400_000:
                 s.settle()
             elif s.pending is not None and s.pending.on_restore is not None:
                 s.choose(s.pending.on_restore)
@@ -544,8 +618,11 @@ class Session:
 
     def _verify(self, record: RoundRecord) -> None:
         """A history record must replay to exactly its events (no edited wins)."""
-        probe = Session(self.game, balance=record.balance_before, seed=0, settings=self.settings, bet=record.bet)
-        events = probe._start(autoplay=record.autoplay, seed=record.seed, mode=record.mode, jackpot=record.jackpot)
+        probe = Session(self.game, balance=0, seed=0, settings=self.settings, bet=record.bet)
+        probe.balance = record.balance_before
+        events = probe._start_recorded(
+            autoplay=record.autoplay, seed=record.seed, mode=record.mode, jackpot=record.jackpot
+        )
         try:
             for choice in record.choices:
                 events += probe.choose(choice)
@@ -572,31 +649,32 @@ class Session:
             events += self.choose(d.choices[0])
         return events
 
-    def _replay(self, rd: dict[str, Any]) -> None:
-        bet = _bet(rd["bet"])
+    def _replay(self, rd: Any) -> None:
+        """Replay the saved round in play, checked as strictly as `spin` checks a new round."""
+        _fields(rd, "round in play", _ROUND_KEYS, ("mode", "jackpot"))
+        bet = _bet(self.game, rd["bet"])
         mode = _mode(self.game, rd.get("mode", "base"))
+        autoplay = _bool(rd["autoplay"], "autoplay")
+        index = _int(rd["index"], "round number")
+        if index != self.rounds_played:
+            raise SnapshotError(f"the round in play is round {index}, but {self.rounds_played} were played before it")
+        seed = _int(rd["seed"], "round seed", MASK64)
+        time_ms = _int(rd["time_ms"], "time", MAX_TIME_MS)
+        jackpot = _int(rd.get("jackpot", 0), "jackpot")
+        choices = _strings(rd["choices"], "choices")
+        before = _int(rd["balance_before"], "balance")
         stake = self.game.price(bet, mode)
-        before = _int(rd["balance_before"])
         if before - stake != self.balance:
             raise SnapshotError("the saved balance does not match the round in play")
-        seed = _int(rd["seed"])
+        if autoplay and mode != "base":
+            raise SnapshotError("the round in play was bought in autoplay, which never buys a feature")
+        if jackpot and (self.jackpot is None or mode != "base" or self.jackpot.paid < jackpot):
+            raise SnapshotError("the round in play won a jackpot that the saved jackpot did not pay")
         rng = self._round_rng
         rng.state = seed
-        rnd = _Round(
-            rng,
-            bet,
-            self.settings,
-            bool(rd["autoplay"]),
-            _int(rd["index"]),
-            seed,
-            before,
-            _int(rd["time_ms"]),
-            mode,
-            stake,
-            _amount(rd.get("jackpot", 0)),
-        )
+        rnd = _Round(rng, bet, self.settings, autoplay, index, seed, before, time_ms, mode, stake, jackpot)
         self._begin(rnd)
-        for choice in rd["choices"]:
+        for choice in choices:
             if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
                 self._round = None
                 raise SnapshotError("the saved choices do not replay: the round in play is corrupt")
@@ -605,29 +683,104 @@ class Session:
             raise SnapshotError("the saved round in play had already finished")
 
 
+_ROUND_KEYS = frozenset({"index", "seed", "bet", "autoplay", "choices", "balance_before", "time_ms"})
+_RECORD_KEYS = _ROUND_KEYS | {"events", "stake", "win", "balance_after", "features"}
+_STATE_KEYS = frozenset({"game", "version", "balance", "bet", "settings", "rng", "rounds_played", "round", "history"})
+
+
+def _is_game(game: object) -> bool:
+    """Whether ``game`` has what the session uses of the `Game` protocol."""
+    return (
+        isinstance(getattr(game, "id", None), str)
+        and isinstance(getattr(game, "bets", None), BetConfig)
+        and all(callable(getattr(game, name, None)) for name in ("play", "price", "validate_settings"))
+    )
+
+
+def _settings(game: Game, settings: Any) -> dict[str, int]:
+    """The game's operator settings completed and checked: integers from 0 to `MAX_SETTING`."""
+    if settings is None:
+        settings = {}
+    if not isinstance(settings, Mapping):
+        raise EngineError(f"settings must be a mapping of setting names to values, not {shown(settings)}")
+    for key, value in settings.items():
+        if not isinstance(key, str):
+            raise EngineError(f"a setting's name must be a string, not {shown(key)}")
+        if isinstance(value, int) and not -MAX_SETTING <= value <= MAX_SETTING:
+            raise EngineError(f"setting {shown(key)} must be at most {MAX_SETTING:_}, not {shown(value)}")
+    out = game.validate_settings(settings)
+    for key, value in out.items():
+        if type(value) is not int or not 0 <= value <= MAX_SETTING:
+            raise EngineError(f"setting {shown(key)} must be an integer from 0 to {MAX_SETTING:_}, not {shown(value)}")
+    return out
+
+
 def _checksum(state: dict[str, Any]) -> str:
     canon = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode()).hexdigest()
 
 
-def _int(v: Any) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise SnapshotError(f"expected a non-negative integer, found {v!r}")
+def _fields(obj: Any, what: str, required: frozenset[str], optional: tuple[str, ...] = ()) -> None:
+    """``obj`` must be a JSON object with the ``required`` keys, and no keys but the ``optional``
+    ones besides (fields that saves made before the Feature Buy and the jackpot lack)."""
+    if not isinstance(obj, dict):
+        raise SnapshotError(f"the saved {what} is not an object: {shown(obj)}")
+    missing = sorted(required - obj.keys())
+    unknown = sorted(k for k in obj if k not in required and k not in optional)
+    if missing or unknown:
+        problem = f"the {what} lacks {missing} or has unknown fields {unknown}"[:300]
+        raise SnapshotError(f"the saved session is inconsistent: {problem}")
+
+
+def _int(v: Any, what: str = "amount", top: int = MAX_AMOUNT) -> int:
+    if type(v) is not int or not 0 <= v <= top:
+        raise SnapshotError(f"the saved {what} must be a non-negative integer of at most {top:_}, not {shown(v)}")
     return v
 
 
-def _amount(v: Any) -> int:
-    return _int(v)
+def _bool(v: Any, what: str) -> bool:
+    if v is not True and v is not False:
+        raise SnapshotError(f"the saved {what} must be true or false, not {shown(v)}")
+    return v
+
+
+def _strings(v: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(v, list) or any(not isinstance(x, str) for x in v):
+        raise SnapshotError(f"the saved {what} must be a list of strings, not {shown(v)}")
+    return tuple(v)
 
 
 def _mode(game: Game, v: Any) -> str:
-    if v not in game.modes:
-        raise SnapshotError(f"the saved mode {v!r} is not one of {', '.join(game.modes)}")
-    return str(v)
+    if not isinstance(v, str) or v not in game.modes:
+        raise SnapshotError(f"the saved mode {shown(v)} is not one of {', '.join(game.modes)}")
+    return v
 
 
-def _bet(v: Any) -> Bet:
-    return Bet(_int(v["lines"]), _int(v["bet_per_line"]), _int(v["coins"]))
+def _bet(game: Game, v: Any) -> Bet:
+    """A saved bet: one the game offers."""
+    _fields(v, "bet", frozenset({"lines", "bet_per_line", "coins"}))
+    return game.bets.validate(Bet(v["lines"], v["bet_per_line"], v["coins"]))
+
+
+def _record(game: Game, r: Any) -> RoundRecord:
+    """A history record as saved, each field checked (its replay is checked by `Session._verify`)."""
+    _fields(r, "history record", _RECORD_KEYS, ("mode", "jackpot"))
+    return RoundRecord(
+        index=_int(r["index"], "round number"),
+        seed=_int(r["seed"], "round seed", MASK64),
+        bet=_bet(game, r["bet"]),
+        autoplay=_bool(r["autoplay"], "autoplay"),
+        choices=_strings(r["choices"], "choices"),
+        events=tuple(events_from_json(r["events"])),
+        stake=_int(r["stake"], "stake"),
+        win=_int(r["win"], "win"),
+        balance_before=_int(r["balance_before"], "balance"),
+        balance_after=_int(r["balance_after"], "balance"),
+        time_ms=_int(r["time_ms"], "time", MAX_TIME_MS),
+        features=_strings(r["features"], "features"),
+        mode=_mode(game, r.get("mode", "base")),
+        jackpot=_int(r.get("jackpot", 0), "jackpot"),
+    )
 
 
 def _bet_json(bet: Bet) -> dict[str, int]:

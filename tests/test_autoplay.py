@@ -120,9 +120,34 @@ def test_single_win(limit: int) -> None:
     a = Autoplay(s, AutoplayLimits(rounds=100_000, single_win_limit=limit, stop_on_feature=False))
     assert a.run() == StopReason.SINGLE_WIN
     wins = [r.win for r in s.history]
-    assert wins[-1] >= limit
-    assert all(w < limit for w in wins[:-1][-9:])
+    assert wins[-1] > limit
+    assert all(w <= limit for w in wins[:-1][-9:])
     assert not s.in_round
+
+
+def _first_win(seed: int) -> tuple[int, int]:
+    """The number of the first winning round of ``new(seed=seed)`` (from 1), and its win."""
+    s = new(seed=seed)
+    a = Autoplay(s, AutoplayLimits(rounds=1000, stop_on_feature=False))
+    while a.running:
+        a.step()
+        last = s.last_round
+        assert last is not None
+        if last.win:
+            return a.played, last.win
+    raise AssertionError("no win")
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_single_win_stops_when_a_win_exceeds_the_limit(seed: int) -> None:
+    # The rules: "Stop if single win exceeds certain amount". A win of exactly the limit plays on.
+    n, win = _first_win(seed)
+    at = Autoplay(new(seed=seed), AutoplayLimits(rounds=n, single_win_limit=win, stop_on_feature=False))
+    assert at.run() == StopReason.ROUNDS
+    assert at.played == n
+    below = Autoplay(new(seed=seed), AutoplayLimits(rounds=n + 5, single_win_limit=win - 1, stop_on_feature=False))
+    assert below.run() == StopReason.SINGLE_WIN
+    assert below.played == n
 
 
 def test_rounds_checked_before_single_win_on_the_same_round() -> None:
@@ -132,7 +157,7 @@ def test_rounds_checked_before_single_win_on_the_same_round() -> None:
     a.run()
     last = s.last_round
     assert last is not None
-    assert a.reason == (StopReason.SINGLE_WIN if last.win >= 1 else StopReason.ROUNDS)
+    assert a.reason == (StopReason.SINGLE_WIN if last.win > 1 else StopReason.ROUNDS)
 
 
 def _run_to_feature(seed: int) -> tuple[Session, Autoplay, list[Event]]:

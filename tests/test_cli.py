@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -106,6 +107,30 @@ def test_play_default_one_round(capsys: pytest.CaptureFixture[str]) -> None:
     rounds = _play(capsys, "--seed", "7")
     assert len(rounds) == 1
     assert rounds[0]["events"][-1]["type"] == "round_end"
+
+
+def test_play_gives_the_same_output_on_every_run(capsys: pytest.CaptureFixture[str]) -> None:
+    # On the simulated clock (simulate's: 3 s a round from 2026-01-01), Moon Spell's time jackpot
+    # drops in the same round on every run, whatever the time: seed 199 wins it in its third round.
+    argv = ["play", "moon_spell", "--seed", "199", "--rounds", "3", "--jsonl"]
+    rounds = [json.loads(line) for line in run_ok(capsys, argv).splitlines()]
+    assert [r.get("jackpot", 0) for r in rounds] == [0, 0, 3]
+    assert rounds[2]["win"] >= 3
+    assert any(e["type"] == "jackpot_win" for e in rounds[2]["events"])
+    assert run_ok(capsys, argv) == run_ok(capsys, argv)
+
+
+def test_play_on_the_real_clock(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # --real-clock reads the computer's clock: two days after the session starts, the jackpot's
+    # deadline has passed, so the first spin surely wins the pot (1% of its 1.00 stake).
+    readings = iter([1_767_225_600.0] + [1_767_225_600.0 + 2 * 86_400] * 10)
+    monkeypatch.setattr(time, "time", lambda: next(readings))
+    argv = ["play", "moon_spell", "--seed", "5", "--jsonl"]
+    (real,) = [json.loads(line) for line in run_ok(capsys, [*argv, "--real-clock"]).splitlines()]
+    assert real["jackpot"] == 1
+    (simulated,) = [json.loads(line) for line in run_ok(capsys, argv).splitlines()]
+    assert "jackpot" not in simulated
+    assert simulated["events"][:3] == real["events"][:3]  # the same round otherwise
 
 
 def _bad(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:

@@ -25,7 +25,7 @@ def test_defaults_and_overrides() -> None:
     [
         ([("cap_x", 1)], "operator settings must be a mapping"),
         ("cap_x=1", "operator settings must be a mapping"),
-        ({"cap_x": SETTING_MAX + 1}, "at most 1,000,000,000"),
+        ({"cap_x": SETTING_MAX + 1}, f"at most {SETTING_MAX:,}"),
         ({"cap_x": 10**5000}, "must be an integer of at least 1"),
         ({1: 2}, "unknown setting 1; the settings are cap_x, gamble"),
         ({"gamble": 2}, "must be 0, 1, true or false"),

@@ -12,11 +12,13 @@ what it collected. The clock is passed in (milliseconds since the epoch), never 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import SnapshotError
+from ..errors import SnapshotError, shown
+from ..model import MAX_AMOUNT, MAX_TIME_MS
 from ..rng import Rng
 
 __all__ = ["DAY_MS", "JackpotRules", "TimeJackpot"]
@@ -123,23 +125,28 @@ class TimeJackpot:
 
     @classmethod
     def from_json(cls, rules: JackpotRules, obj: Any) -> TimeJackpot:
-        """Rebuild the pot; raise `SnapshotError` if the saved state is not consistent."""
+        """Rebuild the pot; raise `SnapshotError` if the saved state is not one `to_json` writes.
+
+        Every number is bounded (amounts by `MAX_AMOUNT`, times by `MAX_TIME_MS`) and the
+        pot is read as the exact fraction `to_json` writes, ``"n"`` or ``"n/d"`` in lowest
+        terms, of at most 19 digits each: no exponent, so reading it is cheap.
+        """
         keys = {"pot", "contributed", "paid", "drops", "started_ms", "deadline_ms"}
         if not isinstance(obj, dict) or set(obj) != keys:
             raise SnapshotError("the saved jackpot is not a jackpot state")
         ints = {}
-        for k in ("paid", "drops", "started_ms", "deadline_ms"):
+        bounds = {"paid": MAX_AMOUNT, "drops": MAX_AMOUNT, "started_ms": MAX_TIME_MS, "deadline_ms": MAX_TIME_MS}
+        for k, top in bounds.items():
             v = obj[k]
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise SnapshotError(f"the saved jackpot's {k} must be a non-negative integer, not {v!r}")
+            if type(v) is not int or not 0 <= v <= top:
+                raise SnapshotError(f"the saved jackpot's {k} must be an integer from 0 to {top}, not {shown(v)}")
             ints[k] = v
-        try:
-            pot = Fraction(str(obj["pot"]))
-            contributed = Fraction(str(obj["contributed"]))
-        except (ValueError, ZeroDivisionError):
-            raise SnapshotError("the saved jackpot's pot is not a number") from None
-        if pot < 0 or contributed != pot + ints["paid"] or ints["deadline_ms"] < ints["started_ms"]:
+        pot = _fraction("pot", obj["pot"])
+        contributed = _fraction("contributed", obj["contributed"])
+        if contributed != pot + ints["paid"]:
             raise SnapshotError("the saved jackpot does not add up: paid + pot must equal the contributions")
+        if ints["deadline_ms"] != rules.deadline_after(ints["started_ms"]):
+            raise SnapshotError("the saved jackpot's deadline is not the one its start gives")
         j = cls(rules, ints["started_ms"])
         if (pot * j._den).denominator != 1 or (contributed * j._den).denominator != 1:
             raise SnapshotError("the saved jackpot's pot is not a multiple of its contribution unit")
@@ -147,5 +154,18 @@ class TimeJackpot:
         j._contributed = int(contributed * j._den)
         j.paid = ints["paid"]
         j.drops = ints["drops"]
-        j.deadline_ms = ints["deadline_ms"]
         return j
+
+
+_FRACTION = re.compile(r"(0|[1-9][0-9]{0,18})(?:/([1-9][0-9]{0,18}))?")
+
+
+def _fraction(name: str, v: Any) -> Fraction:
+    """A saved amount: a non-negative fraction as `str(Fraction)` writes it, at most `MAX_AMOUNT`."""
+    m = _FRACTION.fullmatch(v) if isinstance(v, str) else None
+    if m is None:
+        raise SnapshotError(f"the saved jackpot's {name} is not an amount such as '12' or '1237/100', but {shown(v)}")
+    x = Fraction(int(m[1]), int(m[2] or 1))
+    if str(x) != v or x > MAX_AMOUNT:
+        raise SnapshotError(f"the saved jackpot's {name} must be a fraction in lowest terms from 0 to {MAX_AMOUNT}")
+    return x

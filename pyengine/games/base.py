@@ -12,13 +12,13 @@ from ..errors import EngineError
 from ..evaluators import LineEvaluator
 from ..events import LineWin, Spin
 from ..features.jackpot import JackpotRules
-from ..model import Bet, BetConfig, ReelSet, Window
+from ..model import MAX_SETTING, Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
 
 __all__ = ["Game", "LinesGame", "Plugin", "Report", "Setting", "SettingsSchema"]
 
-SETTING_MAX = 10**9
-"""The largest value any operator setting may take."""
+SETTING_MAX = MAX_SETTING
+"""The largest value any operator setting may take (`pyengine.model.MAX_SETTING`)."""
 
 
 class Game(Protocol):

@@ -36,7 +36,7 @@ STOP_REASONS = {
     StopReason.ROUNDS: "Autoplay finished its rounds.",
     StopReason.LOSS_LIMIT: "Autoplay stopped: the loss limit would be passed.",
     StopReason.BALANCE: "Autoplay stopped: the balance is too low for the bet.",
-    StopReason.SINGLE_WIN: "Autoplay stopped: a win reached the single-win limit.",
+    StopReason.SINGLE_WIN: "Autoplay stopped: a win exceeded the single-win limit.",
     StopReason.FEATURE: "Autoplay stopped: {feature} won!",
     StopReason.PLAYER: "Autoplay stopped.",
 }

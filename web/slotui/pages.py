@@ -242,7 +242,7 @@ def shared_rules(
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
         "pace until you let go. The Turbo button makes every spin faster.</p>",
         f"<h4>Autoplay</h4><p>Autoplay spins at the current bet{collects}. It stops after the number of rounds, "
-        "before a round that would pass the loss limit, after a win at or above the single-win limit, "
+        "before a round that would pass the loss limit, after a win above the single-win limit, "
         f"{escape(autoplay_stop)}, or when you press Stop.{never_buys}</p>",
         "<h4>Recovery</h4><p>The game is saved in this browser after every step. "
         + (f"{escape(recovery)} " if recovery else "")
