@@ -37,7 +37,7 @@ from .games import GAME_IDS, Game, get_game
 from .model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet, BetConfig
 from .rng import MASK64, Rng, new_seed
 from .round import Decision, RoundContext, RoundProcess
-from .values import record
+from .values import json_depth, record
 
 __all__ = [
     "DEFAULT_BALANCE",
@@ -57,6 +57,8 @@ SEED_BLOCK = 16
 """Round seeds are drawn this many at a time (`Rng.next64s`), the same values as one by one."""
 PENDING_DAYS = 90
 """A round left waiting longer than this is settled on restore (auto-collect)."""
+MAX_JSON_DEPTH = 32
+"""A snapshot nests about 7 levels deep; anything much deeper is refused unread."""
 SNAPSHOT_FORMAT = "pyengine.session/2"
 """Version 2 renamed the hold-and-respin events' prize-symbol counts to ``count`` and moved
 game-specific events into their games; a version 1 save is refused (`restore`)."""
@@ -541,6 +543,8 @@ class Session:
         and the round in play are replayed, so a session is restored only if it saves
         again as it was saved.
         """
+        if isinstance(text, str) and json_depth(text) > MAX_JSON_DEPTH:
+            raise SnapshotError(f"the saved session nests deeper than {MAX_JSON_DEPTH} levels: it is corrupt")
         try:
             obj = json.loads(text)
         except (TypeError, ValueError, RecursionError):

@@ -9,10 +9,30 @@ of rounds a second.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TypeVar, dataclass_transform
 
-__all__ = ["record"]
+__all__ = ["json_depth", "record"]
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in the JSON ``text`` (0 for a scalar), read
+    without parsing it: a parser recurses once per level, and in the browser a few
+    thousand levels exhaust the stack before Python can raise `RecursionError`."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
 
 T = TypeVar("T")
 

@@ -711,3 +711,18 @@ def test_random_replays(
     end = events[-1]
     assert isinstance(end, RoundEnd)
     assert end.win >= 0
+
+
+def test_a_save_nested_thousands_deep_is_refused_unread() -> None:
+    """In the browser a parser recursing 5,000 levels exhausts the stack before Python can
+    raise: the depth is read first, and such a save is refused as corrupt."""
+    from pyengine.values import json_depth
+
+    deep = "[" * 5000 + "]" * 5000
+    assert json_depth(deep) == 5000
+    assert json_depth('{"a": "[[[[", "b": [1, {"c": "\\"]]"}]}') == 3
+    with pytest.raises(SnapshotError, match="nests deeper than 32 levels"):
+        Session.restore(deep)
+    nested_state = '{"format": "pyengine.session/2", "state": ' + "[" * 40 + "]" * 40 + ', "checksum": ""}'
+    with pytest.raises(SnapshotError, match="nests deeper"):
+        Session.restore(nested_state)

@@ -251,6 +251,25 @@ def test_a_corrupt_saved_game_shows_a_notice_and_still_starts(visit: Visit) -> N
     visit.assert_clean()
 
 
+def test_a_save_nested_thousands_deep_never_stops_the_page(visit: Visit) -> None:
+    """A game save and a settings value nested 5,000 levels deep: the page discards them,
+    says so, starts a fresh session, and the next reload is clean."""
+    page = visit.goto(f"{PLAY}&seed=3")
+    h.wait_state(page, "ready")
+    deep = "[" * 5000 + "]" * 5000
+    keys = [f"slotstudio:v1:{GAME}:seed:3", "slotstudio:v1:settings"]
+    page.evaluate("([ks, d]) => ks.forEach(k => localStorage.setItem(k, d))", [keys, deep])
+    page.reload()
+    h.wait_state(page, "ready")
+    assert "could not be restored" in page.locator("#notice").inner_text()
+    page.click("[data-action=spin]")
+    page.wait_for_function("() => window.__events.some(e => e.type === 'roundStart')", timeout=30_000)
+    page.reload()
+    h.wait_state(page, "ready")
+    assert page.locator("#notice").is_hidden()
+    visit.assert_clean()
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [

@@ -22,6 +22,7 @@ from pyengine.errors import EngineError, SnapshotError
 from pyengine.games import register
 from pyengine.model import Bet
 from pyengine.session import DEFAULT_BALANCE, Session
+from pyengine.values import json_depth
 from slotui import pages
 from slotui.controller import Controller
 from slotui.controls import Controls
@@ -345,9 +346,10 @@ class App:
         if not nil(text):
             try:
                 session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
-            except SnapshotError as exc:
+            except Exception as exc:  # whatever is stored, the page comes back with a fresh session
                 window.localStorage.removeItem(self.key)
-                STUDIO.notice(f"Your saved game could not be restored ({exc}). A new demo session has started.")
+                why = str(exc) if isinstance(exc, SnapshotError) else f"it could not be read: {type(exc).__name__}"
+                STUDIO.notice(f"Your saved game could not be restored ({why[:300]}). A new demo session has started.")
         if session is None:
             session = Session(self.game_id, seed=self.seed, clock=wall_clock)
         bet = params.bet
@@ -362,9 +364,12 @@ class App:
         raw = window.localStorage.getItem(self.settings_key)
         if not nil(raw):
             try:
-                saved = json.loads(str(raw))
+                text = str(raw)
+                if json_depth(text) > 4:
+                    raise ValueError("the settings nest too deeply")
+                saved = json.loads(text)
                 prefs.update({k: bool(v) for k, v in saved.items() if k in prefs})
-            except (ValueError, AttributeError):
+            except Exception:  # unreadable settings are dropped, never fatal
                 window.localStorage.removeItem(self.settings_key)
         return prefs
 
