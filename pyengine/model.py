@@ -271,11 +271,27 @@ class BetConfig:
         """The most lines, the highest bet per line and the most coins."""
         return Bet(max(self.lines), max(self.levels), max(self.coins))
 
-    def bet_max(self, bet: Bet) -> Bet:
+    def bet_max(self, bet: Bet, balance: int | None = None) -> Bet:
         """What Bet Max sets from ``bet``: the most lines and coins, and the highest bet per
-        line, except in a coin game, where the player's coin size stays."""
+        line, except in a coin game, where the player's coin size stays. With ``balance``,
+        the highest such bet the balance covers (fewer coins, then a lower bet per line,
+        then fewer lines), or the smallest bet when none is covered."""
         level = bet.bet_per_line if self.coin_game else max(self.levels)
-        return Bet(max(self.lines), level, max(self.coins))
+        top = Bet(max(self.lines), level, max(self.coins))
+        if balance is None or top.total <= balance:
+            return top
+        levels = [v for v in self.levels if v <= level] or [min(self.levels)]
+        for lines in sorted(self.lines, reverse=True):
+            for per_line in sorted(levels, reverse=True):
+                for coins in sorted(self.coins, reverse=True):
+                    if lines * per_line * coins <= balance:
+                        return Bet(lines, per_line, coins)
+        return self.min_bet
+
+    @property
+    def min_bet(self) -> Bet:
+        """The smallest bet on offer."""
+        return Bet(min(self.lines), min(self.levels), min(self.coins))
 
     def next_lines(self, bet: Bet) -> Bet:
         """One more line; past the maximum it wraps to the fewest."""

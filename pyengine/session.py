@@ -320,9 +320,14 @@ class Session:
         return self.set_bet(self.game.bets.step_coins(self.bet, -1))
 
     def bet_max(self) -> Bet:
-        """The most lines and coins and the highest bet per line (a coin game keeps its
-        coin size)."""
-        return self.set_bet(self.game.bets.bet_max(self.bet))
+        """The most lines and coins and the highest bet per line that the balance covers (a
+        coin game keeps its coin size); the smallest bet when the balance covers none."""
+        return self.set_bet(self.game.bets.bet_max(self.bet, self.balance))
+
+    @property
+    def can_afford_a_bet(self) -> bool:
+        """Whether the balance covers the smallest bet on offer."""
+        return self.game.bets.min_bet.total <= self.balance
 
     # -- rounds -------------------------------------------------------------------
     def spin(self, *, autoplay: bool = False, seed: int | None = None, mode: str = "base") -> list[Event]:
@@ -396,9 +401,15 @@ class Session:
         before = self.balance
         if stake > before:
             what = "the stake" if mode == "base" else "the feature price"
+            smallest = self.game.bets.min_bet.total
+            advice = (
+                "lower the bet"
+                if smallest <= before
+                else f"the balance is below the smallest bet of {self.game.bets.format(smallest)}: top it up"
+            )
             raise InsufficientFundsError(
                 f"{what} {self.game.bets.format(stake)} is more than the balance "
-                f"{self.game.bets.format(before)}; lower the bet"
+                f"{self.game.bets.format(before)}; {advice}"
             )
         if seed is None:
             if not self._seeds:

@@ -878,3 +878,27 @@ def test_a_loss_limit_not_above_the_stake_is_refused() -> None:
     assert r.session.rounds_played == 0
     assert r.controller.start_autoplay(AutoplayLimits(10, loss_limit=stake + 1)) is None
     assert r.controller.autoplay is not None
+
+
+# -- a balance below every bet -------------------------------------------------------------------------
+def test_a_balance_below_every_bet_offers_the_reset_and_bet_max_fits_the_balance() -> None:
+    """Below the smallest bet, Spin says what can be done and opens Settings (where the
+    demo balance is reset); Bet Max sets the highest bet the balance covers."""
+    from pyengine.model import Bet
+    from pyengine.session import DEFAULT_BALANCE
+
+    r = make_rig(1, balance=0)
+    r.press("spin")
+    assert not r.session.in_round
+    assert "below the smallest bet" in r.controller.message
+    assert "Reset the demo balance" in r.controller.message
+    assert r.host.dialogs[-1] == "settings"
+    assert r.controller.reset_balance() == f"Demo balance reset to {r.controller.fmt(DEFAULT_BALANCE)}."
+    assert r.session.balance == DEFAULT_BALANCE
+    assert r.controller.reset_balance().startswith("The demo balance is already")
+    r2 = make_rig(1, balance=500)  # 5.00: covers 9 lines at 0.50, not at 1.00
+    r2.press("bet_max")
+    assert r2.session.bet == Bet(9, 50)
+    assert r2.session.bet.total <= r2.session.balance
+    r2.press("bet_max")  # pressed again: it spins at that bet
+    assert r2.session.in_round or r2.session.last_round is not None

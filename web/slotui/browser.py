@@ -21,7 +21,7 @@ from pyengine.autoplay import AutoplayLimits
 from pyengine.errors import EngineError, SnapshotError
 from pyengine.games import register
 from pyengine.model import Bet
-from pyengine.session import DEFAULT_BALANCE, Session
+from pyengine.session import Session
 from pyengine.values import json_depth
 from slotui import pages
 from slotui.controller import Controller
@@ -582,16 +582,7 @@ class App:
         self.save_prefs()
 
     def on_reset(self, _evt: Any) -> None:
-        s = self.session
-        if s.in_round or self.controller.presenting or self.controller.autoplay is not None:
-            STUDIO.notice("Finish the round in play first.")
-            return
-        if s.balance < DEFAULT_BALANCE:
-            s.add_funds(DEFAULT_BALANCE - s.balance)
-            self.controller.balance_shown = s.balance
-            self.page.save(s.snapshot())
-            self.controller.dirty = True
-            STUDIO.notice(f"Demo balance reset to {s.game.bets.format(s.balance)}.")
+        STUDIO.notice(self.controller.reset_balance())
 
     # -- the loop ------------------------------------------------------------------------------
     def on_frame(self, ts: float) -> None:

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
-from pyengine.errors import EngineError
+from pyengine.errors import EngineError, InsufficientFundsError
 from pyengine.events import Event
 from pyengine.games import plugin
-from pyengine.session import Session
+from pyengine.session import DEFAULT_BALANCE, Session
 
 from .beats import Beat, beat_for, screen_for
 from .controls import BUTTONS, Button, Controls
@@ -144,6 +144,13 @@ class Controller:
             events = call()
         except EngineError as exc:
             self.message = str(exc)
+            if isinstance(exc, InsufficientFundsError) and not self.session.can_afford_a_bet:
+                # No bet is left to lower to: say what can be done, and offer it.
+                self.message = (
+                    f"The balance of {self.fmt(self.session.balance)} is below the smallest bet. "
+                    "Reset the demo balance in Settings to play on."
+                )
+                self.host.open_dialog("settings")
             self.host.announce(self.message)
             return False
         self.queue.extend(events)
@@ -249,7 +256,8 @@ class Controller:
         if self.pending_kind == "collect_or_gamble":
             self._do_gamble()
             return
-        if self.session.bet == self.session.game.bets.max_bet and not self.presenting and not self.session.in_round:
+        s = self.session
+        if s.bet == s.game.bets.bet_max(s.bet, s.balance) and not self.presenting and not s.in_round:
             # Pressing Bet Max again spins at the maximum bet.
             self._do_spin()
             return
@@ -284,6 +292,21 @@ class Controller:
                 self.beat.hurry(self)
             return
         self._choose("feature_start", "start")
+
+    def reset_balance(self) -> str:
+        """Settings' Reset demo balance: top the balance up to the starting balance (between
+        rounds); return the notice to show."""
+        s = self.session
+        self.dirty = True
+        if s.in_round or self.presenting or self.autoplay is not None:
+            return "Finish the round in play first."
+        if s.balance >= DEFAULT_BALANCE:
+            return f"The demo balance is already {self.fmt(s.balance)}."
+        s.add_funds(DEFAULT_BALANCE - s.balance)
+        self.balance_shown = s.balance
+        self.host.save(s.snapshot())
+        self.message = ""
+        return f"Demo balance reset to {self.fmt(s.balance)}."
 
     # -- picks -------------------------------------------------------------------------------
     def _pick(self, cell: int) -> None:
