@@ -121,6 +121,7 @@ class _Round(RoundContext):
         "balance_before",
         "index",
         "jackpot",
+        "jackpot_paid",
         "pending",
         "process",
         "seed",
@@ -146,6 +147,7 @@ class _Round(RoundContext):
         RoundContext.__init__(self, rng, bet, settings, autoplay, mode)
         self.stake = stake
         self.jackpot = jackpot
+        self.jackpot_paid = False  # credited at the round's first decision (the jackpot never waits)
         self.index = index
         self.seed = seed
         self.balance_before = balance_before
@@ -446,9 +448,15 @@ class Session:
         decision = next(process, None)
         if decision is None:
             self._finish(rnd)
-        else:
-            rnd.pending = decision
-            rnd.events.append(decision.pending_event)
+            return
+        if rnd.jackpot:
+            # The jackpot goes to the balance at once, even when the round goes on into a
+            # feature: before the decision, not after the feature.
+            rnd.events.append(JackpotWin(rnd.jackpot))
+            self.balance += rnd.jackpot
+            rnd.jackpot_paid = True
+        rnd.pending = decision
+        rnd.events.append(decision.pending_event)
 
     def choose(self, choice: str) -> list[Event]:
         """Answer the pending decision; return the events that follow."""
@@ -476,11 +484,13 @@ class Session:
         return events[start:]
 
     def _finish(self, rnd: _Round) -> None:
-        win = rnd.win
-        if rnd.jackpot:
+        game_win = rnd.win
+        if rnd.jackpot and not rnd.jackpot_paid:
             rnd.events.append(JackpotWin(rnd.jackpot))
-            rnd.win = win = win + rnd.jackpot
-        self.balance = balance = self.balance + win
+            self.balance += rnd.jackpot
+            rnd.jackpot_paid = True
+        self.balance = balance = self.balance + game_win
+        rnd.win = win = game_win + rnd.jackpot  # everything the round credited
         rnd.events.append(RoundEnd(win, balance))
         rnd.process = None
         # Kept as the finished _Round; `history` builds the records when asked.
@@ -679,7 +689,8 @@ class Session:
         choices = _strings(rd["choices"], "choices")
         before = _int(rd["balance_before"], "balance")
         stake = self.game.price(bet, mode)
-        if before - stake != self.balance:
+        saved = self.balance  # the stake taken, and the jackpot if the round already paid it
+        if saved not in (before - stake, before - stake + jackpot):
             raise SnapshotError("the saved balance does not match the round in play")
         if autoplay and mode != "base":
             raise SnapshotError("the round in play was bought in autoplay, which never buys a feature")
@@ -688,6 +699,7 @@ class Session:
         rng = self._round_rng
         rng.state = seed
         rnd = _Round(rng, bet, self.settings, autoplay, index, seed, before, time_ms, mode, stake, jackpot)
+        self.balance = before - stake
         self._begin(rnd)
         for choice in choices:
             if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
@@ -696,6 +708,9 @@ class Session:
             self.choose(choice)
         if self._round is None:
             raise SnapshotError("the saved round in play had already finished")
+        if self.balance != saved:
+            self._round = None
+            raise SnapshotError("the saved balance does not match the round in play")
 
 
 _ROUND_KEYS = frozenset({"index", "seed", "bet", "autoplay", "choices", "balance_before", "time_ms"})

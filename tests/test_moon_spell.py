@@ -560,3 +560,44 @@ def test_fast_line_path_on_dense_windows() -> None:
         )
         fast = [(r.line, r.symbol, r.count, r.multiplier) for r in GAME.lines.evaluate(window, 20)]
         assert fast == reference_lines(window)
+
+
+def test_a_jackpot_on_a_spin_that_starts_the_bonus_is_paid_at_once() -> None:
+    """The rules: the jackpot is "transferred directly … even in the middle of a bonus": it
+    is credited before the bonus waits for Start, a reload there keeps it, and the round's
+    win still includes it once. (The session's clock stands at the pot's deadline, where
+    it must drop.)"""
+    seed = next(n for n in range(50_000) if _starts_bonus(n))
+    s, now = _at_deadline()
+    events = s.spin(seed=seed)
+    kinds = [e.type for e in events]
+    assert kinds.index("jackpot_win") < kinds.index("decision_pending")
+    won = next(e for e in events if e.type == "jackpot_win").amount  # type: ignore[attr-defined]
+    assert won > 0
+    stake = s.bet.total
+    assert s.balance == 100_000 - stake + won
+    back = Session.restore(s.snapshot(), clock=lambda: now)
+    assert back.balance == s.balance
+    assert back.round_events == s.round_events
+    while s.pending is not None:
+        s.choose(s.pending.choices[0])
+    last = s.last_round
+    assert last is not None
+    assert [e.type for e in last.events].count("jackpot_win") == 1
+    assert last.jackpot == won
+    assert s.balance == last.balance_after == 100_000 - stake + last.win
+    assert last.events[-1].win == last.win  # type: ignore[attr-defined]
+
+
+def _at_deadline() -> tuple[Session, float]:
+    tick = [1_767_225_600.0]
+    s = Session("moon_spell", balance=100_000, seed=0, clock=lambda: tick[0])
+    assert s.jackpot is not None
+    tick[0] = s.jackpot.deadline_ms / 1000
+    return s, tick[0]
+
+
+def _starts_bonus(seed: int) -> bool:
+    s = Session("moon_spell", balance=100_000, seed=0)
+    s.spin(seed=seed)
+    return s.pending is not None
