@@ -10,6 +10,7 @@ round has what it needs, so a change of strips or weights picks another seed.
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,7 @@ from slotui.beats import screen_for
 from slotui.holdrespin import HoldGrid, LadderView, RespinCounter
 from slotui.intro import FeatureCard
 from slotui.pages import PageContext, page_html
+from slotui.pages import x_text
 from slotui.render import draw
 from tests.client_support import (
     FRAME_MS,
@@ -634,10 +636,15 @@ def page(kind: str, bet_per_line: int = 10, lines: int = 20, **kw: Any) -> str:
 
 def test_paytable_shows_pays_moon_prizes_and_the_ladder_at_the_current_bet() -> None:
     html = page("paytable", 10, 20)
-    assert "on 20 fixed lines: a total bet of 2.00" in html
+    assert "multipliers of the total stake, not credits" in html
+    assert "total stake of 2.00 (20 fixed lines at 0.10)" in html
     for symbol, pays in DESC["paytable"].items():
         for count, x in pays.items():
-            assert f"<li><b>{count}×</b> {FMT(x * 10)}</li>" in html, (symbol, count)
+            # The rules: a line pays the total stake times the multiplier shown (pay / 20 lines).
+            shown = x_text(Fraction(x, 20))
+            assert f'<li><b>{count}×</b> <span class="mult">{shown}</span> {FMT(x * 10)}</li>' in html, (symbol, count)
+    # Reel 1 has no Wild, so "a line of Wilds alone" cannot happen and is not promised.
+    assert "alone pays" not in html
     assert "<li><b>0.5×</b> 1.00</li>" in html  # the smallest Moon prize at 2.00
     assert "<li><b>100×</b> 200.00</li>" in html
     for moons, x in LADDER.items():

@@ -139,21 +139,27 @@ def paytable_html(ctx: PageContext) -> str:
     hr = desc["hold_and_respin"]
     counts = " or ".join(str(n) for n in desc["moon"]["cash_counts"])
     top = names.get(desc.get("wild_pays_as", ""), "")
+    # A line of Wilds alone needs a Wild on reel 1: say how it pays only if that can happen.
+    alone = (
+        f" A line of {escape(names[wild])}s alone pays as the {escape(top)}."
+        if top and wild in desc["reels"]["base"][0]
+        else ""
+    )
     prizes = "".join(f"<li><b>{x_text(x)}</b> {fmt(pages.times(x, stake))}</li>" for x in desc["moon"]["prizes_x"])
     return "".join(
         [
-            f'<p class="note">Pays at {fmt(bet_per_line)} per line on {lines} fixed lines: a total bet of '
-            f"{fmt(stake)}. Line wins pay left to right on consecutive reels from the leftmost; only the "
-            "highest win per line is paid, and wins on different lines add up.</p>",
+            f'<p class="note">The values are multipliers of the total stake, not credits: a line win pays the '
+            f"total stake of {fmt(stake)} ({lines} fixed lines at {fmt(bet_per_line)}) times the multiplier, "
+            "shown with its amount at this bet. Line wins pay left to right on consecutive reels from the "
+            "leftmost; only the highest win per line is paid, and wins on different lines add up.</p>",
             f'<div class="pay special">{img(ctx.assets, wild, names[wild], 80)}<div><h3>{escape(names[wild])}</h3>'
             f"<p>Substitutes for all paying symbols except the {escape(names[moon])} and counts as the symbol "
-            f"that forms the highest win on a line. A line of {escape(names[wild])}s alone pays as the "
-            f"{escape(top)}.</p></div></div>",
+            f"that forms the highest win on a line.{alone}</p></div></div>",
             f'<div class="pay special">{img(ctx.assets, moon, names[moon], 80)}<div><h3>{escape(names[moon])}</h3>'
             f"<p>Every {escape(names[moon])} carries a cash prize, a multiple of the total bet, shown on it. "
             f"{counts} {escape(names[moon])}s anywhere pay their combined prize; {hr['trigger']} or more start "
             f'Hold and Respin.</p><ul class="prizes">{prizes}</ul></div></div>',
-            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets),
+            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets, stake_lines=lines),
             f"<h3>Prize ladder</h3><p>Ending Hold and Respin with 10 or more {escape(names[moon])}s also pays "
             "the ladder prize for the count:</p>",
             _ladder_table(desc, stake, fmt),

@@ -165,19 +165,29 @@ def _line_grid(rows: list[int], n_rows: int, number: int) -> str:
     )
 
 
-def symbol_pays(desc: Mapping[str, Any], bet_per_line: int, fmt: Fmt, assets: str) -> str:
-    """Every paying symbol with what each count pays at ``bet_per_line``."""
+def symbol_pays(
+    desc: Mapping[str, Any], bet_per_line: int, fmt: Fmt, assets: str, *, stake_lines: int | None = None
+) -> str:
+    """Every paying symbol with what each count pays at ``bet_per_line``. With
+    ``stake_lines`` (the lines the total stake covers), each pay is shown as the multiplier
+    of the total stake it is (pay / lines), with the money beside it."""
     names = {s["id"]: s["name"] for s in desc["symbols"]}
     out = ['<div class="pays">']
     for sid, pays in desc["paytable"].items():
         rows = "".join(
-            f"<li><b>{k}×</b> {fmt(v * bet_per_line)}</li>"
+            f"<li><b>{k}×</b> {_pay(v, bet_per_line, fmt, stake_lines)}</li>"
             for k, v in sorted(pays.items(), key=lambda kv: -int(kv[0]))
             if v
         )
         out.append(f'<div class="pay">{img(assets, sid, names[sid])}<ul>{rows}</ul></div>')
     out.append("</div>")
     return "".join(out)
+
+
+def _pay(pay: int, bet_per_line: int, fmt: Fmt, stake_lines: int | None) -> str:
+    if stake_lines is None:
+        return fmt(pay * bet_per_line)
+    return f'<span class="mult">{x_text(Fraction(pay, stake_lines))}</span> {fmt(pay * bet_per_line)}'
 
 
 def line_shapes(desc: Mapping[str, Any]) -> str:
