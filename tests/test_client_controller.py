@@ -16,6 +16,7 @@ from pyengine.model import Bet
 from pyengine.session import Session
 from slotui.render import draw
 from slotui.controller import Controller, stop_reason
+from slotui.keys import action_for_key
 from slotui.timing import NORMAL, REDUCED, TURBO
 from slotui.book_of_spells import BookIntro
 from slotui.expanding import ExpandingSymbol
@@ -902,3 +903,20 @@ def test_a_balance_below_every_bet_offers_the_reset_and_bet_max_fits_the_balance
     assert r2.session.bet.total <= r2.session.balance
     r2.press("bet_max")  # pressed again: it spins at that bet
     assert r2.session.in_round or r2.session.last_round is not None
+
+
+
+def test_a_feature_key_starts_the_next_free_spin_at_once() -> None:
+    """The rules' feature keys start the next free spin: pressed while the game pauses
+    between free spins, the next spin starts without waiting out the pause."""
+    r = make_rig(find_seed("free_spins"))
+    c = r.controller
+    to_feature_start(r)
+    r.press("start_feature")
+    r.until(lambda c: idle(c) or (c.pending_kind == "free_spin" and not c.presenting), 120_000)
+    r.until(lambda c: c.pending_kind == "free_spin" and not c.presenting, 120_000)
+    spins = [e for e in r.session.round_events if isinstance(e, ev.FreeSpinStart)]
+    assert action_for_key("Space", c.context()) == "stop"
+    r.press(action_for_key("Space", c.context()) or "")
+    after = [e for e in r.session.round_events if isinstance(e, ev.FreeSpinStart)]
+    assert len(after) == len(spins) + 1  # the next free spin started on the key

@@ -439,3 +439,34 @@ def test_history_escapes_text_and_says_when_empty() -> None:
     assert 'alt="&lt;Archmage &amp; &quot;co&quot;&gt;"' in html
     assert 'src="x&quot;&gt;&lt;script&gt;/symbols/' in html
     assert history_html((), FMT, ASSETS, names) == '<p class="note">No rounds played yet.</p>'
+
+
+@pytest.mark.parametrize("code", ["Escape", "Space", "Enter", "KeyP", "Digit8", "Numpad8", "KeyH", "Digit9", "KeyA"])
+def test_a_key_that_opens_a_dialog_also_closes_it(code: str) -> None:
+    assert action_for_key(code, "dialog") == "close"
+    assert action_for_key("KeyS", "dialog") is None
+
+
+def test_the_rules_list_every_keyboard_shortcut() -> None:
+    """The in-game help gives every shortcut of the rules, from the key tables themselves."""
+    from slotui.keys import shortcuts
+
+    text = " ".join(shortcuts(lines=True, gamble=True, start="free spins"))
+    for words in (
+        "Bet size: Numpad+, Numpad−",
+        "Bet Max: B.",
+        "Collect: Space, Enter, Numpad Enter, 7, Numpad7.",
+        "Paytable: 8, Numpad8, P.",
+        "Help: 9, Numpad9, H.",
+        "Exit: Q.",
+        "Autoplay (+stop): A.",
+        "Spin (+stop): Space, Enter, Numpad Enter, 0, Numpad0, S.",
+        "Line count: ←, →, 1, 2, Numpad1, Numpad2.",
+        "Gamble start: 5, Numpad5",
+        "5 red, 6 black",
+        "Feature start, and the next free spin: Space, Enter, Numpad Enter, 0, Numpad0, S",
+    ):
+        assert words in text, words
+    fewer = " ".join(shortcuts(lines=False, gamble=False, start="the bonus"))
+    assert "Line count" not in fewer
+    assert "Collect" not in fewer

@@ -365,6 +365,12 @@ def test_an_embedding_page_receives_messages(visit: Visit, server: Any, tmp_path
         for m in by_type.values():
             assert m["game"] == GAME
         assert {"win", "balance"} <= set(by_type["roundEnd"])
+        # Exit (Q) in an embedded game tells the embedding page, which decides where to go.
+        frame.locator("body").press("KeyQ")
+        page.wait_for_function("() => window.messages.some(m => m.data.type === 'exit')", timeout=10_000)
+        exit_message = next(m["data"] for m in page.evaluate("() => window.messages") if m["data"]["type"] == "exit")
+        assert exit_message["balance"] == by_type["roundEnd"]["balance"]
+        assert frame.locator("[data-action=spin]").is_visible()  # the game stayed in its frame
         visit.shot("embedded-in-a-parent-page")
     finally:
         parent_server.shutdown()

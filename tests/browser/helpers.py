@@ -47,7 +47,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
   window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
 });
 window.__events = [];
-for (const t of ["ready", "roundStart", "roundEnd", "featureStart", "featureEnd", "jackpotWin", "error"]) {
+for (const t of ["ready", "roundStart", "roundEnd", "featureStart", "featureEnd", "jackpotWin", "exit", "error"]) {
   window.addEventListener(`slotstudio:${t}`, (e) => window.__events.push(e.detail));
 }
 """

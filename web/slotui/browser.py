@@ -471,10 +471,17 @@ class App:
     def on_key(self, evt: Any) -> None:
         if evt.ctrlKey or evt.metaKey or evt.altKey:
             return
-        if not nil(document.querySelector("dialog[open]")):
-            return
         tag = str(getattr(evt.target, "tagName", "") or "")
         if tag in ("INPUT", "SELECT", "TEXTAREA"):
+            return
+        dialog = document.querySelector("dialog[open]")
+        if not nil(dialog):
+            # A key that opens a dialog also closes it (and Escape, Space, Enter), except
+            # Space and Enter on the dialog's own buttons and links, which press them.
+            pressing = tag in ("BUTTON", "A") and str(evt.code) in ("Space", "Enter", "NumpadEnter")
+            if not pressing and action_for_key(str(evt.code), "dialog") == "close":
+                evt.preventDefault()
+                dialog.close()
             return
         if evt.repeat:
             # A spin key held down: TURBO SPIN until it is released.
@@ -519,7 +526,10 @@ class App:
         c = self.controller
         s = self.session
         if kind == "exit":
-            if not self.embed:
+            if self.embed:
+                # Embedded, the page that holds the game decides where Exit goes.
+                self.page.post("exit", {"balance": s.balance})
+            else:
                 window.location.href = "index.html"
             return
         dlg = document.getElementById(f"dlg-{kind}")

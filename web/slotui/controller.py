@@ -223,6 +223,10 @@ class Controller:
             self.beat.hurry(self)
         elif self.queue:
             self.hurry_next = True  # pressed before the spin's first frame
+        elif self.pending_kind == "free_spin" and self.autoplay is None:
+            # The rules' feature keys start the next free spin at once (no pause to wait out).
+            self.decision_wait_until = 0.0
+            self._engine(lambda: self.session.choose("spin"))
 
     def _bet_action(self, change: Callable[[], object]) -> None:
         if self.autoplay is not None or self.presenting:

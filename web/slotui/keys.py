@@ -10,7 +10,7 @@ opens the focused cell.
 
 from __future__ import annotations
 
-__all__ = ["action_for_key"]
+__all__ = ["DIALOG_CLOSE", "action_for_key", "shortcuts"]
 
 _SPIN = {"Space", "Enter", "NumpadEnter", "Digit0", "Numpad0", "KeyS"}
 _COLLECT = {"Space", "Enter", "NumpadEnter", "Digit7", "Numpad7"}
@@ -41,6 +41,11 @@ _IDLE = {
 }
 
 
+DIALOG_CLOSE = frozenset({"Escape", "Space", "Enter", "NumpadEnter", "KeyP", "Digit8", "Numpad8", "KeyH", "Digit9",
+                          "Numpad9", "KeyA"})
+"""In an open dialog these keys close it: Escape, Space and Enter, and every key that opens one."""
+
+
 def action_for_key(code: str, context: str) -> str | None:
     """The action for key ``code`` in ``context``.
 
@@ -48,7 +53,7 @@ def action_for_key(code: str, context: str) -> str | None:
     ``feature_start``, ``free_spins``, ``pick``, ``autoplay``, ``dialog``.
     """
     if context == "dialog":
-        return "close" if code in ("Escape", "Space", "Enter", "KeyP", "KeyH") else None
+        return "close" if code in DIALOG_CLOSE else None
     if code in _INFO:
         return _INFO[code]  # paytable and help open from anywhere
     if context == "autoplay":
@@ -94,3 +99,64 @@ def _pick_action(code: str) -> str | None:
     if code in ("Space", "Enter", "NumpadEnter"):
         return "pick_enter"
     return None
+
+
+_NAMES = {
+    "Space": "Space",
+    "Enter": "Enter",
+    "NumpadEnter": "Numpad Enter",
+    "ArrowLeft": "←",
+    "ArrowRight": "→",
+    "NumpadAdd": "Numpad+",
+    "NumpadSubtract": "Numpad−",
+    "Equal": "=",
+    "Minus": "−",
+}
+_ORDER = ("Space", "Enter", "NumpadEnter", "Arrow", "Digit", "Numpad", "Key")
+
+
+def _key_names(codes: set[str] | frozenset[str]) -> str:
+    """Key codes as the player reads them, in a fixed order: "Space, Enter, 0, Numpad0, S"."""
+
+    def name(code: str) -> str:
+        if code in _NAMES:
+            return _NAMES[code]
+        for prefix in ("Digit", "Key"):
+            if code.startswith(prefix):
+                return code[len(prefix) :]
+        return code
+
+    def rank(code: str) -> tuple[int, str]:
+        return next((i for i, p in enumerate(_ORDER) if code.startswith(p)), len(_ORDER)), code
+
+    return ", ".join(name(c) for c in sorted(codes, key=rank))
+
+
+def shortcuts(*, lines: bool, gamble: bool, start: str) -> list[str]:
+    """Every keyboard shortcut, as the rules list them, from the same tables as
+    `action_for_key` (``lines``: the lines can change; ``gamble``: the gamble is on;
+    ``start``: what the feature keys start)."""
+    bet = {v: k for k, v in _IDLE.items()}
+    out = [
+        f"Spin (+stop): {_key_names(_SPIN)}.",
+        f"Feature start, and the next free spin: {_key_names(_SPIN)} (starts {start}).",
+        f"Bet size: {_key_names({c for c, a in _IDLE.items() if a in ('bet_up', 'bet_down')})}.",
+        f"Bet Max: {_key_names({bet['bet_max']})}.",
+    ]
+    if lines:
+        out.append(f"Line count: {_key_names({c for c, a in _IDLE.items() if a in ('lines_up', 'lines_down')})}.")
+    if gamble:
+        out += [
+            f"Collect: {_key_names(_COLLECT)}.",
+            "Gamble start: 5, Numpad5 (or B).",
+            "Gamble actions: 5 red, 6 black (also on the Numpad).",
+        ]
+    out += [
+        f"Paytable: {_key_names({c for c, a in _INFO.items() if a == 'paytable'})}.",
+        f"Help: {_key_names({c for c, a in _INFO.items() if a == 'help'})}.",
+        f"Exit: {_key_names({bet['exit']})}.",
+        f"Autoplay (+stop): {_key_names({bet['autoplay']})}.",
+        "A pick: 1 to 9 open that cell; the arrow keys move, Space or Enter opens it.",
+        "In a dialog: Escape, Space, Enter or the key that opened it closes it.",
+    ]
+    return out

@@ -20,6 +20,8 @@ from typing import Any, Protocol
 from pyengine.events import Spin
 from pyengine.session import RoundRecord, Session
 
+from .keys import shortcuts
+
 __all__ = [
     "GamePages",
     "PageContext",
@@ -240,13 +242,7 @@ def shared_rules(
     gamble = bool(ctx.operator.get("gamble", 0))
     collects = " and collects wins" if gamble else ""
     never_buys = " Autoplay never buys the feature." if "feature_buy" in ctx.desc else ""
-    keys = ["Spin/stop: Space, Enter, S, 0 (again to stop the reels at once).", f"Start {start}: Space, Enter."]
-    keys += ["Bet: Numpad + and −.", "Bet Max: B."]
-    if len(ctx.desc["bets"]["lines"]) > 1:
-        keys.append("Lines: ← → or 1 2.")
-    if gamble:
-        keys += ["Collect: Space, Enter, 7.", "Gamble: 5, then 5 red, 6 black."]
-    keys += ["Paytable: P, 8.", "Help: H, 9.", "Autoplay: A."]
+    keys = shortcuts(lines=len(ctx.desc["bets"]["lines"]) > 1, gamble=gamble, start=start)
     parts = [
         "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
