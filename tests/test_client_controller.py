@@ -920,3 +920,26 @@ def test_a_feature_key_starts_the_next_free_spin_at_once() -> None:
     r.press(action_for_key("Space", c.context()) or "")
     after = [e for e in r.session.round_events if isinstance(e, ev.FreeSpinStart)]
     assert len(after) == len(spins) + 1  # the next free spin started on the key
+
+
+def test_a_locked_page_plays_and_saves_nothing() -> None:
+    """Another tab took the game over: this page's controls are disabled, presses only say
+    why, no engine call and no save happen, only the information pages open."""
+    r = make_rig(3)
+    saves = len(r.host.saves)
+    r.controller.lock("played in another tab")
+    r.run(50)
+    buttons = r.host.controls.buttons
+    assert not buttons["spin"].enabled
+    assert not buttons["bet_up"].enabled
+    assert buttons["paytable"].enabled
+    before = r.session.snapshot()
+    for action in ("spin", "bet_up", "bet_max", "autoplay", "hold"):
+        r.press(action)
+    r.run(500)
+    assert r.session.snapshot() == before
+    assert len(r.host.saves) == saves
+    assert r.host.announcements[-1] == "played in another tab"
+    r.press("paytable")
+    assert r.host.dialogs[-1] == "paytable"
+    assert r.controller.reset_balance() == "played in another tab"

@@ -251,6 +251,37 @@ def test_a_corrupt_saved_game_shows_a_notice_and_still_starts(visit: Visit) -> N
     visit.assert_clean()
 
 
+def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
+    """The rules allow one game at a time: when a second tab plays, the first one stops
+    and says so (it no longer saves over the other); reloaded, it carries on from the
+    other tab's rounds."""
+    a = visit.goto(f"{PLAY}&seed=11")
+    h.wait_state(a, "ready")
+    play_round(a)
+    b = visit.context.new_page()
+    b.goto(visit.base_url + f"{PLAY}&seed=11")
+    h.wait_state(b, "ready")
+    play_round(b)
+    play_round(b)
+    a.wait_for_function(
+        "() => document.querySelector('#notice .notice-text').textContent.includes('another tab')", timeout=10_000
+    )
+    assert a.locator("[data-action=spin]").is_disabled()
+    balance_b = meter(b, "balance")
+    a.keyboard.press("Space")  # a stopped tab does not spin, and saves nothing
+    a.wait_for_timeout(500)
+    assert meter(b, "balance") == balance_b
+    a.reload()
+    h.wait_state(a, "ready")
+    assert meter(a, "balance") == balance_b  # tab B's rounds are all there
+    history = a.evaluate(
+        "k => JSON.parse(localStorage.getItem(k)).state.history.length", f"slotstudio:v1:{GAME}:seed:11"
+    )
+    assert history == 3
+    b.close()
+    visit.assert_clean()
+
+
 def test_a_save_nested_thousands_deep_never_stops_the_page(visit: Visit) -> None:
     """A game save and a settings value nested 5,000 levels deep: the page discards them,
     says so, starts a fresh session, and the next reload is clean."""

@@ -281,6 +281,8 @@ class Page:
         STUDIO.post(kind, js_obj(detail))
 
     def save(self, snapshot: str) -> None:
+        if self.controller is not None and self.controller.locked:
+            return  # another tab is in charge of this game's save
         try:
             window.localStorage.setItem(self.key, snapshot)
         except Exception as exc:
@@ -658,6 +660,19 @@ class App:
             }
         )
 
+    def on_storage(self, evt: Any) -> None:
+        """Another tab of this game saved it: that tab is in charge now. This one stops (it
+        would overwrite the other's rounds) and says so; a reload here takes over again,
+        from the other tab's save."""
+        if str(evt.key) != self.key or self.controller.locked:
+            return
+        text = (
+            "This game is being played in another tab of this browser, so this tab has stopped "
+            "(only one game may be played at a time). Reload this page to play here instead."
+        )
+        self.controller.lock(text)
+        STUDIO.notice(text)
+
     def fail(self, exc: BaseException) -> None:
         STUDIO.fail(f"The game stopped because of an error: {exc}")
 
@@ -665,6 +680,7 @@ class App:
         await self.load_images()
         self.resize()
         self.listen(window, "resize", self.resize)
+        self.listen(window, "storage", self.on_storage)
         observer = window.ResizeObserver.new(create_proxy(self.resize))
         observer.observe(self.stage)
         for el in document.querySelectorAll("[data-action]"):

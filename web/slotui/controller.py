@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
@@ -102,6 +103,8 @@ class Controller:
         self.decision_wait_until = 0.0
         self.start_requested = False
         self.queued_pick: int | None = None  # a cell picked while the last reveal still played
+        self.locked = ""
+        """Why this page no longer plays (the game is played in another tab), or ""."""
         self.hurry_next = False
         self.base_win = 0
         self.win_limit = 1 << 62  # the most the meter may show in this round (a win limit)
@@ -140,6 +143,8 @@ class Controller:
 
     # -- the engine -------------------------------------------------------------
     def _engine(self, call: Callable[[], list[Event]]) -> bool:
+        if self.locked:
+            return False
         try:
             events = call()
         except EngineError as exc:
@@ -173,6 +178,12 @@ class Controller:
         if now is not None:
             self.now = now
         self.dirty = True
+        if self.locked:
+            if action in ("paytable", "help", "history"):
+                self.host.open_dialog(action)
+            else:
+                self.host.announce(self.locked)
+            return
         if action.startswith("pick:"):
             index = action[5:]
             if index.isdigit():
@@ -297,11 +308,25 @@ class Controller:
             return
         self._choose("feature_start", "start")
 
+    def lock(self, reason: str) -> None:
+        """Stop playing in this page (another tab of the same game took over): no engine
+        call and no save from here on, autoplay stopped, every play control disabled."""
+        self.locked = reason
+        self.held = False
+        if self.autoplay is not None:
+            self.autoplay.stop()
+            self.autoplay = None
+        self.message = reason
+        self.host.announce(reason)
+        self.dirty = True
+
     def reset_balance(self) -> str:
         """Settings' Reset demo balance: top the balance up to the starting balance (between
         rounds); return the notice to show."""
         s = self.session
         self.dirty = True
+        if self.locked:
+            return self.locked
         if s.in_round or self.presenting or self.autoplay is not None:
             return "Finish the round in play first."
         if s.balance >= DEFAULT_BALANCE:
@@ -466,6 +491,8 @@ class Controller:
     def _autoplay_step(self) -> None:
         ap = self.autoplay
         assert ap is not None
+        if self.locked:
+            return
         before = len(self.queue)
         try:
             events = ap.step()
@@ -619,6 +646,9 @@ class Controller:
         for name in ("paytable", "help", "history", "settings"):
             b[name] = Button(visible=True, enabled=True, label=name.upper())
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
+        if self.locked:
+            # Played in another tab: only the information pages stay open to this one.
+            b = {k: v if k in ("paytable", "help", "history") else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(
             balance=self.fmt(self.balance_shown),
