@@ -697,3 +697,27 @@ def test_history_names_the_bonus_the_buy_and_the_jackpot() -> None:
         s.choose(s.pending.choices[0])
     html = page("history", history=s.history)
     assert "· jackpot " in html
+
+
+def test_the_history_shows_a_bonus_rounds_final_board_and_a_bought_rounds_board() -> None:
+    """The history lists a bonus round with its final board (the held Moons and their
+    prizes), and a bought round, which has no reels of its own, with its board too."""
+    from slotui.moon_spell import SCREEN
+    from slotui.pages import page_context, page_html
+
+    s = Session(MOON, seed=seed_of("ladder"), balance=10**7)
+    s.spin()
+    while s.pending is not None:
+        s.choose(s.pending.choices[0])
+    s.buy()
+    won, bought = s.history
+    end = next(e for e in won.events if isinstance(e, ev.HoldAndRespinEnd))
+    html = page_html("history", SCREEN, page_context(s, DESC, INFO, "static/games/moon_spell"))
+    assert html is not None
+    assert html.count('class="mini board') == 2
+    assert f'aria-label="Moons held: {end.count}"' in html
+    first_board = html.split('class="mini board')[2]  # newest first: the won bonus is second
+    assert first_board.count('class="held"') == end.count
+    held = sum(e.prizes.__len__() for e in won.events if isinstance(e, ev.HoldAndRespinStart | ev.Respin))
+    assert held == end.count
+    assert bought.mode == "buy"

@@ -235,8 +235,11 @@ def rules_html(ctx: PageContext) -> str:
         pages.shared_rules(
             ctx,
             autoplay_stop="when Hold and Respin is won (if chosen; otherwise it plays the bonus)",
-            recovery="If you reload while Hold and Respin waits for Start, it waits again. The bonus is decided "
-            "when it starts, so a reload during its respins shows its end result.",
+            recovery="A round interrupted while Hold and Respin waits for Start is not played for you: after a "
+            "reload the bonus waits for your Start again, because the Start is yours to give (its outcome is "
+            "already fixed by the round, so waiting changes nothing). The bonus is decided when it starts, so a "
+            "reload during its respins shows its end result, and every finished round, its final board "
+            "included, is listed in the history.",
             start="the bonus",
             rtp_note="the base game, the jackpot contribution included",
         ),
@@ -289,6 +292,7 @@ SCREEN = GameScreen(
     extra_symbols=(HOLD.empty,),
     big_symbols=(MOON,),
     feature_names={FEATURE: "Hold and Respin"},
+    history_board=HOLD.history_board,
     paytable=paytable_html,
     rules=rules_html,
     buy=buy_html,

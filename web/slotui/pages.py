@@ -79,6 +79,10 @@ class PageContext:
 PageFn = Callable[[PageContext], str]
 
 
+BoardFn = Callable[[RoundRecord, Fmt, str, Mapping[str, str]], str]
+"""A round's final board in the history, as HTML ("" when the round has none of its own)."""
+
+
 class GamePages(Protocol):
     """The pages a game supplies (`stage.GameScreen` has these fields)."""
 
@@ -93,6 +97,9 @@ class GamePages(Protocol):
 
     @property
     def feature_names(self) -> Mapping[str, str]: ...
+
+    @property
+    def history_board(self) -> BoardFn | None: ...
 
 
 def page_context(
@@ -125,7 +132,9 @@ def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
     if kind == "buy":
         return (pages.buy or buy_html)(ctx)
     if kind == "history":
-        return history_html(ctx.history, ctx.fmt, ctx.assets, ctx.names, features=pages.feature_names)
+        return history_html(
+            ctx.history, ctx.fmt, ctx.assets, ctx.names, features=pages.feature_names, board=pages.history_board
+        )
     return None
 
 
@@ -341,9 +350,11 @@ def history_html(
     names: Mapping[str, str],
     *,
     features: Mapping[str, str] | None = None,
+    board: BoardFn | None = None,
 ) -> str:
     """The last rounds, newest first: time, bet, win and the final reels. ``features`` names a
-    round's features as the game does (else ``free_spins`` reads "free spins")."""
+    round's features as the game does (else ``free_spins`` reads "free spins"); ``board``
+    draws a round's own final board (e.g. a bonus's held prizes), shown after its reels."""
     if not records:
         return '<p class="note">No rounds played yet.</p>'
     features = features or {}
@@ -360,6 +371,8 @@ def history_html(
                 for reel in range(len(window))
             )
             reels = f'<div class="mini cols-{len(window)}">{cells}</div>'
+        if board is not None:
+            reels += board(r, fmt, assets, names)
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.time_ms / 1000)) + " UTC"
         extra = "".join(f" · {features.get(f, f.replace('_', ' '))}" for f in r.features)
         if r.jackpot:

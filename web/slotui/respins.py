@@ -10,12 +10,15 @@ figures (respins, ladder) come from the description's ``hold_and_respin`` sectio
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from pyengine import events as ev
 
 from .beats import BannerBeat, is_win
+from .pages import img
 from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
 from .intro import FeatureCard
 from .overlay import IntroCard
@@ -86,6 +89,37 @@ class HoldAndRespin:
         self.symbol = symbol
         self.empty = empty
         self.words = words or RespinWords()
+
+    def history_board(self, record: Any, fmt: Callable[[int], str], assets: str, names: Mapping[str, str]) -> str:
+        """The final board of a round's Hold and Respin, for the history: every held prize
+        symbol with its prize, the other cells empty ("" for a round without the bonus)."""
+        held: dict[tuple[int, int], int] = {}
+        columns = rows = 0
+        ended = False
+        for e in record.events:
+            if isinstance(e, ev.Spin):
+                columns, rows = len(e.window), len(e.window[0])
+            if isinstance(e, ev.HoldAndRespinStart | ev.Respin):
+                held.update({(int(c), int(r)): p for (c, r), p in zip(e.positions, e.prizes, strict=True)})
+            ended = ended or isinstance(e, ev.HoldAndRespinEnd)
+        if not ended:
+            return ""
+        if not columns:  # a bought bonus has no spin: the board is the held positions' extent
+            columns = max(c for c, _ in held) + 1 if held else 1
+            rows = max(r for _, r in held) + 1 if held else 1
+        cells = []
+        for row in range(rows):
+            for col in range(columns):
+                if (col, row) in held:
+                    prize = fmt(held[(col, row)])
+                    cells.append(
+                        f'<span class="held">{img(assets, self.symbol, names.get(self.symbol, self.symbol), 28)}'
+                        f"<small>{escape(prize)}</small></span>"
+                    )
+                else:
+                    cells.append(img(assets, self.empty, "", 28))
+        label = escape(f"{self.words.many} held: {len(held)}")
+        return f'<div class="mini board cols-{columns}" aria-label="{label}">{"".join(cells)}</div>'
 
     @property
     def handlers(self) -> dict[str, EventHandler]:

@@ -208,6 +208,8 @@ class GameScreen:
     """The rules page (None: the generic one); `pages.shared_rules` gives the shared paragraphs."""
     buy: PageFn | None = None
     """The Feature Buy offer, for a game that sells its feature."""
+    history_board: Callable[[Any, Callable[[int], str], str, Mapping[str, str]], str] | None = None
+    """A round's own final board in the history (see `pages.BoardFn`), e.g. a bonus's prizes."""
     pick_look: Any = None
     """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
 
