@@ -15,7 +15,7 @@ from ..features.jackpot import JackpotRules
 from ..model import MAX_SETTING, Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
 
-__all__ = ["Game", "LinesGame", "Plugin", "Report", "Setting", "SettingsSchema"]
+__all__ = ["Game", "LinesGame", "Plugin", "Report", "Setting", "SettingsSchema", "spin_lines"]
 
 SETTING_MAX = MAX_SETTING
 """The largest value any operator setting may take (`pyengine.model.MAX_SETTING`)."""
@@ -85,6 +85,26 @@ class Plugin:
         module, _, name = self.report.partition(":")
         fn: Report = getattr(importlib.import_module(module), name)
         return fn
+
+
+def spin_lines(
+    ctx: RoundContext, reels: ReelSet, lines: LineEvaluator, phase: str
+) -> tuple[tuple[int, ...], Window, int]:
+    """One spin of a lines game, the hot path of every round: draw the stops, emit the
+    `Spin` and a `LineWin` per paying active line (pay x coins x coin size); return
+    (stops, window, the line win). Scatters and features are the game's own. (A module
+    function, called directly: a method lookup a spin costs measurably.)"""
+    stops, window = reels.draw(ctx.rng.below(reels.radix))
+    events = ctx.events
+    events.append(Spin(phase, stops, window))
+    bet = ctx.bet
+    per_line = bet.bet_per_line * bet.coins
+    win = 0
+    for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
+        amount = multiplier * per_line
+        win += amount
+        events.append(LineWin(line, symbol, count, positions, multiplier, amount))
+    return stops, window, win
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,21 +205,4 @@ class LinesGame:
     def describe(self) -> dict[str, Any]:
         return self.data.describe() | {"wild_pays_as": self.wild_pays_as}
 
-    @staticmethod
-    def spin_lines(
-        ctx: RoundContext, reels: ReelSet, lines: LineEvaluator, phase: str
-    ) -> tuple[tuple[int, ...], Window, int]:
-        """One spin of a lines game, the hot path of every round: draw the stops, emit the
-        `Spin` and a `LineWin` per paying active line (pay x coins x coin size); return
-        (stops, window, the line win). Scatters and features are the game's own."""
-        stops, window = reels.draw(ctx.rng.below(reels.radix))
-        events = ctx.events
-        events.append(Spin(phase, stops, window))
-        bet = ctx.bet
-        per_line = bet.bet_per_line * bet.coins
-        win = 0
-        for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
-            amount = multiplier * per_line
-            win += amount
-            events.append(LineWin(line, symbol, count, positions, multiplier, amount))
-        return stops, window, win
+    spin_lines = staticmethod(spin_lines)  # the shared base spin, see the module function

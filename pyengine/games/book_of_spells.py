@@ -17,7 +17,7 @@ from ..events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
 from ..features.free_spins import FreeSpins
 from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
 from ..model import Bet, ReelSet, Window
-from .base import LinesGame, Plugin, Setting, SettingsSchema
+from .base import LinesGame, Plugin, spin_lines, Setting, SettingsSchema
 from ..round import Decision, RoundContext, RoundProcess
 
 __all__ = ["PLUGIN", "BookOfSpells", "FreeSpinRules", "load"]
@@ -92,7 +92,7 @@ class BookOfSpells(LinesGame):
     ) -> tuple[Window, int, int]:
         """Spin ``reels``; emit the spin, its line wins and its Book scatter win; return
         (window, win, books)."""
-        stops, window, win = self.spin_lines(ctx, reels, lines, phase)
+        stops, window, win = spin_lines(ctx, reels, lines, phase)
         bet = ctx.bet
         # The Books are looked up per reel stop: the positions `evaluate_scatter` would find.
         b0, b1, b2, b3, b4 = books_at

@@ -21,7 +21,7 @@ from ..model import Bet, ReelSet
 from ..rng import Rng
 from ..round import Decision, RoundContext, RoundProcess
 from ..values import record
-from .base import LinesGame, Plugin
+from .base import LinesGame, Plugin, spin_lines
 
 __all__ = ["MODES", "PLUGIN", "BuyRules", "MoonCashWin", "MoonPrizes", "MoonRules", "MoonSpell", "load"]
 
@@ -154,7 +154,7 @@ class MoonSpell(LinesGame):
             self._cap(ctx)
             return
         rng = ctx.rng
-        stops, _, win = self.spin_lines(ctx, self.base_reels, self.lines, "base")
+        stops, _, win = spin_lines(ctx, self.base_reels, self.lines, "base")
         append = ctx.events.append
         m0, m1, m2, m3, m4 = self._moon_at
         s0, s1, s2, s3, s4 = stops
