@@ -523,6 +523,9 @@ async function main() {
   // The game's own art first, then the rest of the runtime.
   showLoadingArt(game).catch((err) => console.warn("[slot-studio] loading art:", err));
   preloadRuntime(games.runtime?.preload);
+  // Served by the service worker, Python starts from the memory snapshot it precached
+  // (pyodide/boot.mjs): read it from the cache while the rest loads.
+  if (navigator.serviceWorker?.controller) preloadRuntime([{ href: "./pyodide/snapshot.bin", as: "fetch" }]);
   // Offline support once the game runs, so the precache does not compete with the first load.
   const offline = () => whenIdle(() => goOffline(game).catch(() => (studio.offline = "failed")));
   new MutationObserver((_, obs) => {

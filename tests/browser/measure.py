@@ -42,6 +42,9 @@ STAGES = [
     ("boot.js running", "boot"),
     ("game art painted (loading screen)", "art"),
     ("PyScript imported", "pyscript"),
+    ("pyodide.asm.wasm downloaded", "net:pyodide.asm.wasm"),
+    ("stdlib.zip downloaded", "net:stdlib.zip"),
+    ("snapshot.bin downloaded (service worker cache)", "net:snapshot.bin"),
     ("snapshot read", "snapshotFetched"),
     ("Python started from the snapshot", "snapshotLoaded"),
     ("Python ready (interpreter)", "py:Loaded interpreter"),
@@ -60,8 +63,15 @@ WIRE_JS = """() => {
 }"""
 
 
+# When the two largest downloads ended (Resource Timing), shown among the page's marks.
+NET_JS = """() => Object.fromEntries(performance.getEntriesByType("resource")
+  .filter(e => /pyodide[.]asm[.]wasm$|stdlib[.]zip$|snapshot[.]bin$/.test(e.name))
+  .map(e => ["net:" + e.name.split("/").pop(), e.responseEnd]))"""
+
+
 def marks(page: Page) -> dict[str, float]:
     found: dict[str, float] = page.evaluate("() => window.slotStudio.marks")
+    found.update(page.evaluate(NET_JS))
     return found
 
 
@@ -105,9 +115,8 @@ def wait_precached(page: Page) -> None:
 
 def print_stages(m: dict[str, float]) -> None:
     print("  where it spent its time (ms since navigation start):")
-    for label, key in STAGES:
-        if key in m:
-            print(f"    {m[key]:>8,.0f}  {label}")
+    for label, key in sorted((s for s in STAGES if s[1] in m), key=lambda s: m[s[1]]):
+        print(f"    {m[key]:>8,.0f}  {label}")
 
 
 def print_wire(rows: list[tuple[str, int, int]], top: int = 6) -> None:
