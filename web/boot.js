@@ -443,6 +443,15 @@ async function goOffline(game) {
 }
 
 // -- start -----------------------------------------------------------------------------------
+const INVALIDATE_FINDERS = `
+import sys as _sys
+_finder = None
+for _finder in list(_sys.path_importer_cache.values()):
+    if type(_finder).__name__ == "FileFinder":
+        _finder.invalidate_caches()
+del _sys, _finder
+`;
+
 async function startPython(game) {
   const script = document.createElement("script");
   script.type = "py";
@@ -476,6 +485,13 @@ async function startPython(game) {
   // PyScript's only default worker hook is compiled with Function() when the interpreter
   // is ready, which the CSP forbids ('unsafe-eval'). This page runs no workers: drop it.
   core.hooks.worker.onBeforeRunAsync.clear();
+  // PyScript writes the engine and the client (pyscript.json "files") after Python has
+  // started and listed its folders. Python's import system caches each folder's listing and
+  // re-reads it only when the folder's modification time changes, which a frozen clock (a
+  // test's, or a coarse one) never does: forget those listings before main.py imports them.
+  // (Not importlib.invalidate_caches(): that also imports importlib.metadata.)
+  core.hooks.main.codeBeforeRunAsync.add(INVALIDATE_FINDERS);
+  core.hooks.main.codeBeforeRun.add(INVALIDATE_FINDERS);
   // Uncaught errors of the main script reach PyScript's stderr as Error objects.
   core.hooks.main.onReady.add((wrap) => {
     const { stderr } = wrap.io;
