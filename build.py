@@ -170,7 +170,8 @@ console.log(imported);
 """
 
 # Makes pyodide/stdlib.zip under Node.js: the standard library modules the page needs, compiled
-# to bytecode by Pyodide's own Python, in a zip whose members are stored (uncompressed), so
+# to bytecode by Pyodide's own Python (docstrings left out, as python -OO would), in a zip
+# whose members are stored (uncompressed), so
 # brotli and gzip compress it in transit. "What the page needs" is measured, not guessed: Pyodide
 # starts with its full standard library, the engine wheel and the client are unpacked the way
 # PyScript unpacks them, PyScript's own start-up lines run, every engine and client module is
@@ -232,13 +233,26 @@ json.dumps(sorted(members))
 py.globals.set("MEMBERS", members);
 py.globals.set("SITE_PACKAGES", sitePackages);
 py.runPython(`
-import importlib.util, json, os, sys, zipfile
+import ast, importlib.util, json, os, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
-def pyc(source, filename):
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+def without_docstrings(source, filename):
+    # What python -OO leaves out of the standard library (a sixth of its bytecode), with its
+    # asserts kept and every line number unchanged.
+    tree = ast.parse(source, filename)
+    for node in ast.walk(tree):
+        body = node.body if isinstance(node, DOCUMENTED) else None
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+    return tree
+
+def pyc(source, filename, strip=False):
     # Unchecked hash-based bytecode: imported without compiling, and never checked against
     # a source file (the unpacked sources get new modification times).
-    code = compile(source, filename, "exec", dont_inherit=True)
+    code = compile(without_docstrings(source, filename) if strip else source, filename, "exec", dont_inherit=True)
     return _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
 
 def entry(name):
@@ -248,7 +262,7 @@ zip_path = next(p for p in sys.path if p.endswith(".zip"))
 src = zipfile.ZipFile(zip_path)
 with zipfile.ZipFile("/tmp/stdlib.zip", "w", zipfile.ZIP_STORED) as dst:
     for name in json.loads(MEMBERS):  # .pyc alone: zipimport loads it without the source
-        dst.writestr(entry(name + "c"), pyc(src.read(name), f"{zip_path}/{name}"))
+        dst.writestr(entry(name + "c"), pyc(src.read(name), f"{zip_path}/{name}", strip=True))
 # The engine's and the client's modules that the page imports, as __pycache__ files to unpack
 # next to their sources (site-packages, and the client's folder).
 for top, out in ((SITE_PACKAGES, "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui", "/tmp/client-pyc.zip")):
@@ -519,17 +533,29 @@ def _gzip_cached(data: bytes) -> bytes:
     return packed
 
 
-def _brotli_cached(data: bytes) -> bytes:
+# Brotli's quality 11 costs about 30 s for the 9.6 MB WebAssembly binary here (once: it never
+# changes) and about 40 s for the 31 MB snapshot, which changes with every change of the
+# engine or the client. The snapshot is only downloaded after the first game is ready, in the
+# background, so it gets quality 9: about 2 s, and 17% larger (4.27 MB against 3.66 MB).
+BROTLI_QUALITY = {"snapshot.bin": 9}
+
+
+def _brotli_cached(data: bytes, quality: int = 11) -> bytes:
     import brotli  # type: ignore[import-untyped]  # a build tool (BUILD_TOOLS), in .venv
 
     key = _sha256(data)
-    cached = CACHE / "br" / f"{key}.br"
+    cached = CACHE / "br" / f"{key}-q{quality}.br"
     if cached.exists():
         return cached.read_bytes()
-    packed: bytes = brotli.compress(data, quality=11, lgwin=24)
+    packed: bytes = brotli.compress(data, quality=quality, lgwin=24)
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_bytes(packed)
     return packed
+
+
+def _precompress(data: bytes, ext: str, quality: int) -> bytes:
+    """``data`` as gzip (``.gz``) or brotli (``.br``), each cached by content."""
+    return _gzip_cached(data) if ext == ".gz" else _brotli_cached(data, quality)
 
 
 def client_zip(out: Path, bytecode: Path | None = None) -> None:
@@ -742,8 +768,9 @@ def build_site(out: Path = SITE, *, python: Path = PY, snapshot: bool = True) ->
         data = p.read_bytes()
         raw_total += len(data)
         worth = p.suffix in PRECOMPRESSED and len(data) >= 512
-        for ext, pack in ((".gz", _gzip_cached), (".br", _brotli_cached)):
-            packed = pack(data) if worth else b""
+        quality = BROTLI_QUALITY.get(p.name, 11)
+        for ext in (".gz", ".br"):
+            packed = _precompress(data, ext, quality) if worth else b""
             small = bool(packed) and len(packed) < 0.9 * len(data)
             if small:
                 p.with_name(p.name + ext).write_bytes(packed)
