@@ -540,14 +540,33 @@ def _gzip_cached(data: bytes) -> bytes:
 BROTLI_QUALITY = {"snapshot.bin": 9}
 
 
-def _brotli_cached(data: bytes, quality: int = 11) -> bytes:
-    import brotli  # type: ignore[import-untyped]  # a build tool (BUILD_TOOLS), in .venv
+BROTLI_CODE = (
+    "import sys, brotli; sys.stdout.buffer.write(brotli.compress(sys.stdin.buffer.read(), "
+    "quality=int(sys.argv[1]), lgwin=24))"
+)
 
+
+def _brotli(data: bytes, quality: int) -> bytes:
+    """Brotli from PyPI's ``brotli``: in this process when it has it, else in .venv's Python
+    (``python3 build.py build`` runs on the system's Python; `ensure_venv` installs it there)."""
+    try:
+        import brotli  # type: ignore[import-untyped]  # a build tool (BUILD_TOOLS), in .venv
+    except ImportError:
+        res = subprocess.run([str(PY), "-c", BROTLI_CODE, str(quality)], input=data, capture_output=True, check=False)
+        if res.returncode != 0:
+            log(f"brotli failed in {PY}: {res.stderr.decode(errors='replace')[-2000:]}")
+            sys.exit(1)
+        return res.stdout
+    packed: bytes = brotli.compress(data, quality=quality, lgwin=24)
+    return packed
+
+
+def _brotli_cached(data: bytes, quality: int = 11) -> bytes:
     key = _sha256(data)
     cached = CACHE / "br" / f"{key}-q{quality}.br"
     if cached.exists():
         return cached.read_bytes()
-    packed: bytes = brotli.compress(data, quality=quality, lgwin=24)
+    packed = _brotli(data, quality)
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_bytes(packed)
     return packed
