@@ -4,7 +4,8 @@
     python3 build.py build   the static site in site/: pages, assets, the engine wheel, Pyodide, PyScript
     python3 build.py serve   build, then serve site/ on http://127.0.0.1:8000 (--port, --base /demos/slots/)
     python3 build.py test    ruff, mypy --strict, pytest: engine tests, then the site in headless Chromium
-    python3 build.py bench   engine throughput, exact RTP timings, then page load times in headless Chromium
+    python3 build.py bench   engine throughput, exact RTP timings, then page loads in headless Chromium
+                             (desktop loopback, and the phone profile: CPU 4x, 10 Mbit/s, 40 ms)
 
 Everything it needs is installed on first use; later runs reuse the virtual environment
 until ``pyproject.toml`` changes.
@@ -54,17 +55,21 @@ def run(
         sys.exit(result.returncode)
 
 
+# Tools the build itself uses (not dependencies of the engine wheel): brotli precompresses the site.
+BUILD_TOOLS = ("brotli>=1.1",)
+
+
 def ensure_venv() -> None:
-    """Create .venv and install the package with its dev extra, once per pyproject change."""
+    """Create .venv and install the package with its dev extra and the build's tools, once per change."""
     stamp = VENV / ".installed"
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + "\n".join(BUILD_TOOLS).encode()).hexdigest()
     if stamp.exists() and stamp.read_text() == want and PY.exists():
         return
     if not PY.exists():
         log(f"creating {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     run([PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]"])
+    run([PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]", *BUILD_TOOLS])
     stamp.write_text(want)
 
 
@@ -90,9 +95,11 @@ WEB = ROOT / "web"
 STATIC = ROOT / "static"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
-# What a page needs of Pyodide: the loader, the Emscripten module, the binary, the standard
-# library and the lock file (read at start-up even when no package is loaded).
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# What a page needs of Pyodide: the loader, the Emscripten module, the binary and the lock file
+# (read at start-up even when no package is loaded). The standard library is not copied as
+# shipped: the build writes a trimmed one (`make_stdlib`) to pyodide/stdlib.zip.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
 SITE_PAGES = ("index.html", "play.html")
 SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js")
 COMPRESSIBLE = frozenset(
@@ -116,7 +123,10 @@ MIME_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/markdown; charset=utf-8",
 }
-SW_PLACEHOLDER = 'const BUILD = { version: "dev", files: [] };'
+# Written next to each file whose precompressed copy is at least 10% smaller (the server and
+# the hosts in docs/embedding.md send them).
+PRECOMPRESSED = COMPRESSIBLE | {".zip"}
+SW_PLACEHOLDER = 'const BUILD = { version: "dev", files: [], games: {} };'
 
 # Makes pyodide/snapshot.bin under Node.js: Pyodide's memory right after start-up with the
 # engine wheel unpacked and the engine, the client and the standard modules they use already
@@ -126,10 +136,11 @@ SNAPSHOT_JS = r"""
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-const [pyodideDir, wheel, clientDir, out] = process.argv.slice(1);  // node -e: no script path
+const [pyodideDir, stdlib, wheel, clientDir, out] = process.argv.slice(1);  // node -e: no script path
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
 const py = await loadPyodide({
-  indexURL: pyodideDir + "/", _makeSnapshot: true, stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
+  indexURL: pyodideDir + "/", stdLibURL: stdlib, _makeSnapshot: true,
+  stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
 });
 const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
 py.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
@@ -141,7 +152,7 @@ const imported = py.runPython(`
 import importlib, pkgutil, json
 import pyengine, slotui
 STDLIB = ["asyncio", "decimal", "fractions", "json", "html", "secrets", "shutil", "traceback", "zipfile",
-          "importlib.metadata", "pyodide.ffi"]
+          "pyodide.ffi"]
 SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
 names = list(STDLIB)
 for pkg in (pyengine, slotui):
@@ -157,6 +168,125 @@ json.dumps(names)
 writeFileSync(out, py.makeMemorySnapshot());
 console.log(imported);
 """
+
+# Makes pyodide/stdlib.zip under Node.js: the standard library modules the page needs, compiled
+# to bytecode by Pyodide's own Python (docstrings left out, as python -OO would), in a zip
+# whose members are stored (uncompressed), so
+# brotli and gzip compress it in transit. "What the page needs" is measured, not guessed: Pyodide
+# starts with its full standard library, the engine wheel and the client are unpacked the way
+# PyScript unpacks them, PyScript's own start-up lines run, every engine and client module is
+# imported, every game plays rounds (decisions answered, the session saved and restored), and
+# the modules then loaded from the standard library are kept, with `STDLIB_LAZY` (modules the
+# code imports only on paths not taken here).
+STDLIB_JS = r"""
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, wheel, clientZip, lazy, out] = process.argv.slice(1);  // node -e: no script path
+const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
+const py = await loadPyodide({
+  indexURL: pyodideDir + "/", stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
+});
+const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+py.unpackArchive(new Uint8Array(readFileSync(wheel)), "whl", { extractDir: sitePackages });
+py.unpackArchive(new Uint8Array(readFileSync(clientZip)), "zip", { extractDir: "/home/pyodide/slotui" });
+// PyScript's own start-up lines.
+py.runPython("import os as _os\nfrom pathlib import Path as _Path\nimport builtins\ndel _os, _Path, builtins");
+py.globals.set("LAZY", lazy);
+const members = py.runPython(`
+import importlib, json, pkgutil, sys, traceback
+sys.path.insert(0, "/home/pyodide")
+import pyengine, slotui
+SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
+for pkg in (pyengine, slotui):
+    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        if not m.name.startswith(SKIP):
+            importlib.import_module(m.name)
+from pyengine.games import GAME_IDS
+from pyengine.session import Session
+for gid in GAME_IDS:
+    s = Session(gid, seed=1)
+    for _ in range(30):
+        s.spin()
+        while s.pending is not None:
+            s.choose(s.pending.choices[0])
+    Session.restore(s.snapshot())
+    Session(gid)  # a seed from secrets
+try:
+    s.choose("nothing")
+except ValueError:
+    traceback.format_exc()
+for name in json.loads(LAZY):
+    importlib.import_module(name)
+ZIP = next(p for p in sys.path if p.endswith(".zip")) + "/"
+files = {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
+members = sorted(f[len(ZIP):] for f in files if f.startswith(ZIP))
+# Every package above a kept module keeps its __init__ (namespace packages have none).
+for name in list(members):
+    parts = name.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        init = "/".join(parts[:i]) + "/__init__.py"
+        if init not in members and init in ZIP_NAMES:
+            members.append(init)
+json.dumps(sorted(members))
+`.replace("ZIP_NAMES", "set(__import__('zipfile').ZipFile(ZIP[:-1]).namelist())"));
+py.globals.set("MEMBERS", members);
+py.globals.set("SITE_PACKAGES", sitePackages);
+py.runPython(`
+import ast, importlib.util, json, os, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+def without_docstrings(source, filename):
+    # What python -OO leaves out of the standard library (a sixth of its bytecode), with its
+    # asserts kept and every line number unchanged.
+    tree = ast.parse(source, filename)
+    for node in ast.walk(tree):
+        body = node.body if isinstance(node, DOCUMENTED) else None
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+    return tree
+
+def pyc(source, filename, strip=False):
+    # Unchecked hash-based bytecode: imported without compiling, and never checked against
+    # a source file (the unpacked sources get new modification times).
+    code = compile(without_docstrings(source, filename) if strip else source, filename, "exec", dont_inherit=True)
+    return _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
+
+def entry(name):
+    return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+
+zip_path = next(p for p in sys.path if p.endswith(".zip"))
+src = zipfile.ZipFile(zip_path)
+with zipfile.ZipFile("/tmp/stdlib.zip", "w", zipfile.ZIP_STORED) as dst:
+    for name in json.loads(MEMBERS):  # .pyc alone: zipimport loads it without the source
+        dst.writestr(entry(name + "c"), pyc(src.read(name), f"{zip_path}/{name}", strip=True))
+# The engine's and the client's modules that the page imports, as __pycache__ files to unpack
+# next to their sources (site-packages, and the client's folder).
+for top, out in ((SITE_PACKAGES, "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui", "/tmp/client-pyc.zip")):
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
+        for m in sorted(list(sys.modules.values()), key=lambda m: getattr(m, "__name__", "")):
+            f = getattr(m, "__file__", None) or ""
+            ours = (m.__name__ + ".").startswith(("pyengine.", "slotui."))
+            if not (ours and f.startswith(top + "/") and f.endswith(".py")):
+                continue
+            with open(f, "rb") as fh:
+                data = fh.read()
+            dst.writestr(entry(os.path.relpath(importlib.util.cache_from_source(f), top)), pyc(data, f))
+`);
+for (const name of ["stdlib.zip", "engine-pyc.zip", "client-pyc.zip"]) {
+  writeFileSync(join(out, name), py.FS.readFile(`/tmp/${name}`));
+}
+console.log(members);
+"""
+# Standard modules imported only on paths the measuring run above does not take.
+STDLIB_LAZY = (
+    "traceback", "linecache", "tokenize", "textwrap", "_colorize",  # formatting a Python error
+    "pathlib", "inspect",  # PyScript's start-up lines and its package
+    "importlib.metadata",  # importlib.invalidate_caches() imports it
+)
 
 GAMES_CODE = r"""
 import json, sys
@@ -191,6 +321,10 @@ for gid in ids:
         "symbols": [{"id": s["id"], "name": s["name"], "kind": s["kind"]} for s in desc["symbols"]],
     }
     item["modes"] = list(getattr(game, "modes", ("base",)))
+    # The loading screen draws the reels at the top of the first reel set's strips.
+    reels = desc.get("reels") or {}
+    strips = next(iter(reels.values()), []) if isinstance(reels, dict) else reels
+    item["loading_window"] = [list(strip[: desc.get("rows", 3)]) for strip in strips]
     if gid in with_rtp:
         from pyengine.math.rtp import rtp_report
         report = rtp_report(gid)
@@ -333,6 +467,7 @@ def game_assets(game_id: str, symbol_ids: list[str], symbols: list[dict[str, str
         "tile": rel(folder / "tile.svg"),
         "background": rel(folder / "background.svg"),
         "frame": rel(folder / "frame.svg"),
+        "logo": rel(folder / "logo.svg"),
         "emblem": sym.get(wild),
         "symbols": {k: v for k, v in sym.items() if v is not None},
         # Every picture the game screen draws: the page starts fetching and decoding them
@@ -411,14 +546,118 @@ def _gzip_cached(data: bytes) -> bytes:
     return packed
 
 
-def make_snapshot(wheel: Path, client: Path) -> Path | None:
-    """Pyodide's memory snapshot for this wheel and client (cached); None where Node.js fails."""
+# Brotli's quality 11 costs about 30 s for the 9.6 MB WebAssembly binary here (once: it never
+# changes) and about 40 s for the 31 MB snapshot, which changes with every change of the
+# engine or the client. The snapshot is only downloaded after the first game is ready, in the
+# background, so it gets quality 9: about 2 s, and 17% larger (4.27 MB against 3.66 MB).
+BROTLI_QUALITY = {"snapshot.bin": 9}
+
+
+BROTLI_CODE = (
+    "import sys, brotli; sys.stdout.buffer.write(brotli.compress(sys.stdin.buffer.read(), "
+    "quality=int(sys.argv[1]), lgwin=24))"
+)
+
+
+def _brotli(data: bytes, quality: int) -> bytes:
+    """Brotli from PyPI's ``brotli``: in this process when it has it, else in .venv's Python
+    (``python3 build.py build`` runs on the system's Python; `ensure_venv` installs it there)."""
+    try:
+        import brotli  # type: ignore[import-untyped]  # a build tool (BUILD_TOOLS), in .venv
+    except ImportError:
+        res = subprocess.run([str(PY), "-c", BROTLI_CODE, str(quality)], input=data, capture_output=True, check=False)
+        if res.returncode != 0:
+            log(f"brotli failed in {PY}: {res.stderr.decode(errors='replace')[-2000:]}")
+            sys.exit(1)
+        return res.stdout
+    packed: bytes = brotli.compress(data, quality=quality, lgwin=24)
+    return packed
+
+
+def _brotli_cached(data: bytes, quality: int = 11) -> bytes:
+    key = _sha256(data)
+    cached = CACHE / "br" / f"{key}-q{quality}.br"
+    if cached.exists():
+        return cached.read_bytes()
+    packed = _brotli(data, quality)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(packed)
+    return packed
+
+
+def _precompress(data: bytes, ext: str, quality: int) -> bytes:
+    """``data`` as gzip (``.gz``) or brotli (``.br``), each cached by content."""
+    return _gzip_cached(data) if ext == ".gz" else _brotli_cached(data, quality)
+
+
+def client_zip(out: Path, bytecode: Path | None = None) -> None:
+    """The client modules (web/slotui) as one archive, stored: one request, compressed in transit.
+
+    ``bytecode`` (a zip of ``__pycache__/*.pyc``) is added to it.
+    """
+    client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
+        for p in sorted(client):
+            info = zipfile.ZipInfo(p.relative_to(WEB / "slotui").as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            zf.writestr(info, p.read_bytes())
+        if bytecode is not None:
+            with zipfile.ZipFile(bytecode) as extra:
+                for info in extra.infolist():
+                    zf.writestr(info, extra.read(info))
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        log("node is not on PATH: install Node.js; the build runs Pyodide under it")
+        sys.exit(1)
+    return node
+
+
+def make_stdlib(wheel: Path, client: Path) -> tuple[Path, list[str]]:
+    """The trimmed standard library for this wheel and client (`STDLIB_JS`), cached.
+
+    Returns a folder with stdlib.zip, engine-pyc.zip and client-pyc.zip, and the modules the
+    standard library keeps (their source names in Pyodide's zip).
+    """
+    h = hashlib.sha256(STDLIB_JS.encode() + json.dumps(STDLIB_LAZY).encode())
+    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), PYODIDE_STDLIB, wheel, client]:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    out = CACHE / f"stdlib-{h.hexdigest()[:20]}"
+    listing = out / "modules.json"
+    if listing.exists():
+        return out, json.loads(listing.read_text())
+    log("trimming the standard library to what the page imports (Node.js; cached)")
+    tmp = out.with_name(out.name + ".partial")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    cmd = [_node(), "--input-type=module", "-e", STDLIB_JS, str(PYODIDE_DIR), str(wheel), str(client),
+           json.dumps(STDLIB_LAZY), str(tmp)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT)
+    if proc.returncode != 0 or not (tmp / "client-pyc.zip").exists():
+        log(f"trimming the standard library failed:\n{proc.stderr[-4000:]}")
+        sys.exit(1)
+    members: list[str] = json.loads(proc.stdout.strip().splitlines()[-1])
+    (tmp / "modules.json").write_text(json.dumps(members, indent=0) + "\n")
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+    return out, members
+
+
+def make_snapshot(wheel: Path, client: Path, stdlib: Path) -> Path | None:
+    """Pyodide's memory snapshot for this wheel, client and trimmed standard library (cached).
+
+    None where Node.js fails. It is made against the very zip the page mounts: the snapshot
+    holds zipimport's table of that zip's members.
+    """
     node = shutil.which("node")
     if node is None:
         log("WARNING: no node on PATH: the site starts Python without a snapshot (slower)")
         return None
     h = hashlib.sha256(SNAPSHOT_JS.encode())
-    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), wheel, *sorted(client.glob("*.py"))]:
+    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), stdlib, wheel, *sorted(client.glob("*.py"))]:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     out = CACHE / f"snapshot-{h.hexdigest()[:20]}.bin"
     if out.exists():
@@ -427,7 +666,8 @@ def make_snapshot(wheel: Path, client: Path) -> Path | None:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".partial")
     proc = subprocess.run(
-        [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(wheel), str(client), str(tmp)],
+        [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(stdlib), str(wheel), str(client),
+         str(tmp)],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
     if proc.returncode != 0 or not tmp.exists():
@@ -446,6 +686,8 @@ class SiteBuild:
     files: list[str]
     raw_bytes: int
     gzip_bytes: int
+    br_bytes: int = 0
+    stdlib_modules: int = 0
     games: list[str] = field(default_factory=list)
 
 
@@ -479,12 +721,7 @@ def build_site(
     else:
         log("WARNING: web/main.py is missing: play.html will not reach ready")
     # The client modules travel as one archive: one request instead of one per module.
-    client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
-    with zipfile.ZipFile(tmp / "slotui.zip", "w", zipfile.ZIP_DEFLATED) as zf:
-        for p in sorted(client):
-            info = zipfile.ZipInfo(p.relative_to(WEB / "slotui").as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, p.read_bytes())
+    client_zip(tmp / "slotui.zip")
     # Hand-made assets.
     for p in _tree_files(STATIC):
         _copy(p, tmp / p.relative_to(ROOT))
@@ -507,13 +744,19 @@ def build_site(
     if plugins:
         _plugin_zip(tmp / "plugins.zip", plugins.values())
         files["./plugins.zip"] = "./*"
-    interpreter = "./pyodide/pyodide.mjs"
-    snap = make_snapshot(wheel, WEB / "slotui") if snapshot else None
+    # The standard library, trimmed to what the page imports, and the snapshot made against it.
+    made, stdlib_modules = make_stdlib(wheel, tmp / "slotui.zip")
+    stdlib = made / "stdlib.zip"
+    _copy(stdlib, tmp / "pyodide" / "stdlib.zip")
+    _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
+    # The engine's and the client's bytecode, unpacked beside their sources: nothing to compile.
+    _copy(made / "engine-pyc.zip", tmp / "wheels" / "engine-pyc.zip")
+    files["./wheels/engine-pyc.zip"] = f"{site_packages}/*"
+    client_zip(tmp / "slotui.zip", made / "client-pyc.zip")
+    snap = make_snapshot(wheel, WEB / "slotui", stdlib) if snapshot else None
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
-        _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
-        interpreter = "./pyodide/boot.mjs"
-    config = {"interpreter": interpreter, "plugins": ps_plugins, "files": files}
+    config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
     (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
     # The lobby's list, from the engine.
     ids = playable_games(python)
@@ -529,41 +772,87 @@ def build_site(
             "pyodide": _npm_version(PYODIDE_DIR),
             "pyscript": _npm_version(PYSCRIPT_DIR),
             "python": lock["info"]["python"],
+            # What the game page starts downloading before Python asks for it.
+            "preload": preload_hints(wheel.name, ps_files),
         },
         "games": game_entries(python, ids, plugins),
     }
     (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
 
-    # The service worker: the build's hash and every file to precache.
+    # The service worker: the build's hash, the files every page needs (precached once a game
+    # is ready) and each game's own art (precached for the game that was opened).
     listed = [p for p in _tree_files(tmp) if p.name != "sw.js"]
     h = hashlib.sha256()
     for p in listed:
         h.update(p.relative_to(tmp).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
     version = h.hexdigest()[:16]
     rel_files = [p.relative_to(tmp).as_posix() for p in listed]
+    per_game: dict[str, list[str]] = {gid: [] for gid in ids}
+    shared: list[str] = []
+    for rel in rel_files:
+        parts = rel.split("/")
+        if parts[:2] == ["static", "games"] and parts[2] in per_game and parts[-1] != "tile.svg":
+            per_game[parts[2]].append(rel)
+        else:
+            shared.append(rel)
     sw = (WEB / "sw.js").read_text(encoding="utf-8")
     if SW_PLACEHOLDER not in sw:
         log(f"web/sw.js has no line {SW_PLACEHOLDER!r} to fill in")
         sys.exit(1)
-    build_line = f"const BUILD = {json.dumps({'version': version, 'files': rel_files})};"
+    build_line = f"const BUILD = {json.dumps({'version': version, 'files': shared, 'games': per_game})};"
     (tmp / "sw.js").write_text(sw.replace(SW_PLACEHOLDER, build_line), encoding="utf-8")
 
-    # Precompressed copies next to the files, for servers that use them (build.py serve does).
-    raw_total = gz_total = 0
+    # Precompressed copies next to the files, for servers that use them (build.py serve does):
+    # brotli (.br) and gzip (.gz), each kept where it is at least 10% smaller than the file.
+    raw_total = gz_total = br_total = 0
     for p in list(_tree_files(tmp)):
         data = p.read_bytes()
         raw_total += len(data)
-        packed = _gzip_cached(data) if p.suffix in COMPRESSIBLE and len(data) >= 512 else b""
-        if packed and len(packed) < 0.9 * len(data):
-            p.with_name(p.name + ".gz").write_bytes(packed)
-            gz_total += len(packed)
-        else:
-            gz_total += len(data)
+        worth = p.suffix in PRECOMPRESSED and len(data) >= 512
+        quality = BROTLI_QUALITY.get(p.name, 11)
+        for ext in (".gz", ".br"):
+            packed = _precompress(data, ext, quality) if worth else b""
+            small = bool(packed) and len(packed) < 0.9 * len(data)
+            if small:
+                p.with_name(p.name + ext).write_bytes(packed)
+            size = len(packed) if small else len(data)
+            if ext == ".gz":
+                gz_total += size
+            else:
+                br_total += size
 
     if out.exists():
         shutil.rmtree(out)
     tmp.rename(out)
-    return SiteBuild(out, version, [*rel_files, "sw.js"], raw_total, gz_total, ids)
+    return SiteBuild(
+        out, version, [*rel_files, "sw.js"], raw_total, gz_total,
+        br_bytes=br_total, stdlib_modules=len(stdlib_modules), games=ids,
+    )
+
+
+def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, str]]:
+    """Preload hints of the game page, in games.json: every file Python's start needs.
+
+    boot.js adds them once the address is valid (a bad address loads no Python) and the game's
+    art has been asked for (the art is not queued behind them), so that the runtime downloads
+    at once rather than one file after another as each asks for the next. The two large files
+    come first. ``as: fetch`` hints carry ``crossorigin``: Pyodide and PyScript fetch these
+    files in CORS mode, and a hint only serves a request of the same mode.
+    """
+    return [
+        {"href": "./pyodide/pyodide.asm.wasm", "as": "fetch"},
+        {"href": "./pyodide/stdlib.zip", "as": "fetch"},
+        *({"href": f"./pyscript/{n}", "as": "module"} for n in sorted(pyscript, key=lambda n: n != "core.js")
+          if not n.startswith("error-")),
+        {"href": "./pyodide/boot.mjs", "as": "module"},
+        {"href": "./pyodide/pyodide.mjs", "as": "module"},
+        {"href": "./pyodide/pyodide.asm.mjs", "as": "module"},
+        {"href": "./pyscript.json", "as": "fetch"},
+        {"href": "./pyodide/pyodide-lock.json", "as": "fetch"},
+        {"href": f"./wheels/{wheel}", "as": "fetch"},
+        {"href": "./wheels/engine-pyc.zip", "as": "fetch"},
+        {"href": "./slotui.zip", "as": "fetch"},
+    ]
 
 
 FIXTURE = {"pick_fixture": "tests.fixture_game.pick_fixture"}
@@ -599,7 +888,8 @@ def cmd_build(args: argparse.Namespace) -> None:
     b = build_site(out, snapshot=not args.no_snapshot, plugins=FIXTURE if args.fixture else None)
     log(
         f"site {b.version} in {b.path}: {len(b.files)} files, {b.raw_bytes / 1e6:.1f} MB "
-        f"({b.gzip_bytes / 1e6:.1f} MB gzip); games: {', '.join(b.games) or 'none'}"
+        f"({b.gzip_bytes / 1e6:.1f} MB gzip, {b.br_bytes / 1e6:.1f} MB brotli); "
+        f"standard library: {b.stdlib_modules} modules; games: {', '.join(b.games) or 'none'}"
     )
 
 
@@ -668,13 +958,18 @@ class SiteServer(http.server.ThreadingHTTPServer):
         return t
 
 
-def _accepts_gzip(header: str) -> bool:
+def _accepts(header: str, coding: str) -> bool:
+    """Whether an Accept-Encoding header accepts ``coding`` (named, or ``*``, and not q=0)."""
     for part in header.split(","):
         token, _, params = part.strip().partition(";")
-        if token.strip().lower() in ("gzip", "*"):
+        if token.strip().lower() in (coding, "*"):
             q = params.strip()
             return not (q.startswith("q=") and float(q[2:] or 0) == 0)
     return False
+
+
+def _accepts_gzip(header: str) -> bool:
+    return _accepts(header, "gzip")
 
 
 class SiteHandler(http.server.BaseHTTPRequestHandler):
@@ -724,21 +1019,30 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
         file = (srv.site / rel).resolve()
-        if not file.is_relative_to(srv.site) or not file.is_file() or file.suffix == ".gz":
+        if not file.is_relative_to(srv.site) or not file.is_file() or file.suffix in (".gz", ".br"):
             self._plain(404, f"not found: {path}\n")
             return
         st = file.stat()
         ctype = MIME_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         encoding = ""
         payload = b""
-        # The raw file is read only when it is what gets sent (the snapshot is 40 MB raw).
-        if file.suffix in COMPRESSIBLE and st.st_size >= 512 and _accepts_gzip(self.headers.get("Accept-Encoding", "")):
+        # The raw file is read only when it is what gets sent (the snapshot is 30 MB raw).
+        # Brotli where the build left a .br and the browser accepts it, else gzip.
+        accept = self.headers.get("Accept-Encoding", "")
+        brotli_file = file.with_name(file.name + ".br")
+        if brotli_file.is_file() and _accepts(accept, "br"):
+            payload, encoding = brotli_file.read_bytes(), "br"
+        elif (
+            st.st_size >= 512
+            and _accepts_gzip(accept)
+            and (file.suffix in COMPRESSIBLE or file.with_name(file.name + ".gz").is_file())
+        ):
             packed = srv.gzipped(file)
             if len(packed) < st.st_size:
                 payload, encoding = packed, "gzip"
         if not encoding:
             payload = file.read_bytes()
-        etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}{"-gz" if encoding else ""}"'
+        etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}{"-" + encoding if encoding else ""}"'
         status = 304 if etag in (self.headers.get("If-None-Match") or "") else 200
         self.send_response(status)
         self.send_header("Content-Type", ctype)
@@ -746,7 +1050,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         # Revalidate every time: a rebuilt file is never taken from a stale HTTP cache.
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
-        if file.suffix in COMPRESSIBLE:
+        if file.suffix in PRECOMPRESSED:
             self.send_header("Vary", "Accept-Encoding")
         if status == 304:
             self.send_header("Content-Length", "0")
@@ -888,7 +1192,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
     b = build_site(SITE)
     print(f"Page loads in headless Chromium, site {b.version} served on loopback by build.py's server:", flush=True)
     measure = [PY, ROOT / "tests" / "browser" / "measure.py", "--site", SITE, "--runs", str(args.page_runs)]
-    run([*measure, "--game", args.game])
+    run([*measure, "--game", args.game, "--profile", args.profile])
 
 
 def cmd_clean(_args: argparse.Namespace) -> None:
@@ -922,6 +1226,10 @@ def main() -> None:
     b.add_argument("--rounds", type=int, default=100_000)
     b.add_argument("--page-runs", type=int, default=3, help="cold and warm page loads to measure (best and median)")
     b.add_argument("--game", default="book_of_spells", help="the game page to load")
+    b.add_argument(
+        "--profile", choices=("desktop", "phone", "both"), default="both",
+        help="desktop: loopback at full speed; phone: CPU 4x slower, 10 Mbit/s, 40 ms, cache off",
+    )
     b.add_argument("--no-browser", action="store_true", help="skip the page loads")
     sub.add_parser("clean", help="remove generated folders")
     args = ap.parse_args()

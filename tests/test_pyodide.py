@@ -1,8 +1,10 @@
 """Layer 5: the engine wheel inside Pyodide (Node.js) replays every golden round byte for byte.
 
-The wheel of this checkout is built once, ``tests/pyodide/replay_golden.mjs`` runs it once in
-the Pyodide of ``node_modules/pyodide`` (no network, no micropip) and each regenerated event log
-is compared with the committed golden file. Needs ``node`` and ``npm ci`` (``build.py test`` runs it).
+The wheel of this checkout is built once, ``tests/pyodide/replay_golden.mjs`` runs it in the
+Pyodide of ``node_modules/pyodide`` (no network, no micropip) twice: on Pyodide's own standard
+library, and on the trimmed one the site ships (``pyodide/stdlib.zip``, made by ``build.py``'s
+`make_stdlib` from what the engine and the client import). Each regenerated event log is
+compared with the committed golden file. Needs ``node`` and ``npm ci`` (``build.py test`` runs it).
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import pyengine
+from tests.browser.helpers import build_module
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
@@ -26,6 +30,9 @@ PYODIDE_PYTHON = (3, 14)  # the CPython that Pyodide 314 is built on
 NODE_TIMEOUT_S = 600  # loading Pyodide takes seconds; leave room for a slow CI machine
 
 Report = dict[str, Any]
+
+
+STDLIBS = ("pyodide", "trimmed")
 
 
 @pytest.fixture(scope="module")
@@ -53,14 +60,28 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pyodide_report(wheel: Path) -> Report:
-    """Run the golden replays once inside Pyodide; the script's JSON report."""
+def trimmed_stdlib(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """The site's trimmed standard library for this wheel, as ``build.py`` makes it (cached)."""
+    build = build_module()
+    client = tmp_path_factory.mktemp("client") / "slotui.zip"
+    build.client_zip(client)
+    made, modules = build.make_stdlib(wheel, client)
+    return made / "stdlib.zip", modules
+
+
+@pytest.fixture(scope="module", params=STDLIBS)
+def pyodide_report(request: pytest.FixtureRequest, wheel: Path) -> Report:
+    """Run the golden replays inside Pyodide, on its own or on the trimmed standard library."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("Node.js (`node`) is not on PATH; the Pyodide tests need it")
     if not (PYODIDE / "pyodide.mjs").exists():
         pytest.fail(f"{PYODIDE} is missing: run `npm ci` in {ROOT} (`python3 build.py test` does it)")
-    cmd = [node, str(SCRIPT), str(wheel), *(str(p) for p in GOLDEN)]
+    stdlib: list[str] = []
+    if request.param == "trimmed":
+        zip_path, _modules = request.getfixturevalue("trimmed_stdlib")
+        stdlib = ["--stdlib", str(zip_path)]
+    cmd = [node, str(SCRIPT), *stdlib, str(wheel), *(str(p) for p in GOLDEN)]
     try:
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False, timeout=NODE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -71,6 +92,7 @@ def pyodide_report(wheel: Path) -> Report:
         pytest.fail(f"{SCRIPT.name} exited {proc.returncode} without a JSON report; stderr:\n{proc.stderr}")
     if "error" in report:
         pytest.fail(f"{SCRIPT.name} failed (exit {proc.returncode}):\n{report['error']}")
+    report["stdlib_kind"] = request.param
     return report
 
 
@@ -94,6 +116,28 @@ def test_engine_comes_from_the_wheel(pyodide_report: Report, wheel: Path) -> Non
     assert engine["version"] == pyengine.__version__
     assert engine["file"] == f"{engine['site_packages']}/pyengine/__init__.py"
     assert pyodide_report["wheel"]["bytes"] == wheel.stat().st_size
+
+
+def test_the_trimmed_standard_library_is_what_runs(pyodide_report: Report) -> None:
+    engine = pyodide_report["engine"]
+    if pyodide_report["stdlib_kind"] == "trimmed":
+        assert engine["stdlib"].endswith(".zip")
+        # Pyodide ships 614 files; the trimmed one keeps what the page imports, as bytecode.
+        assert engine["stdlib_files"] < 300, engine
+    else:
+        assert engine["stdlib_files"] > 500, engine
+
+
+def test_the_trimmed_standard_library_is_bytecode_only(trimmed_stdlib: tuple[Path, list[str]]) -> None:
+    zip_path, modules = trimmed_stdlib
+    with zipfile.ZipFile(zip_path) as z:
+        infos = z.infolist()
+    names = [i.filename for i in infos]
+    assert names == [m + "c" for m in modules]
+    # Stored members: the transfer's brotli or gzip compresses across them.
+    assert {i.compress_type for i in infos} == {zipfile.ZIP_STORED}
+    for needed in ("pyodide/__init__.py", "_pyodide/_base.py", "asyncio/__init__.py", "json/__init__.py"):
+        assert needed in modules
 
 
 def test_every_golden_file_is_replayed(pyodide_report: Report) -> None:

@@ -158,7 +158,9 @@ def test_game_on_a_phone(browser: Browser, server: Any) -> None:
 def test_offline_after_one_visit(visit: Visit, server: Any) -> None:
     page = visit.goto(f"{PLAY}&seed=7")
     h.wait_state(page, "ready")
-    # The service worker installs once the game is ready and precaches the whole build.
+    # The service worker installs once the game is ready and precaches what every page needs,
+    # then this game's art.
+    page.wait_for_function("() => window.slotStudio.offline === 'ready'", timeout=60_000, polling=100)
     precached = page.evaluate(
         """async () => {
             const reg = await navigator.serviceWorker.ready;

@@ -61,6 +61,11 @@ const studio = {
   embedded,
   /** Pictures being fetched and decoded: site-relative URL -> Promise of an <img> (null if it failed). */
   images: new Map(),
+  /**
+   * Offline support: "off" (not started or unavailable), "pending" (the service worker is
+   * precaching), "ready" (this game and every shared file are cached), "failed".
+   */
+  offline: "off",
 
   /** The decoded picture at ``url`` (site-relative), fetched once: a Promise of an <img> or null. */
   image(url) {
@@ -328,7 +333,125 @@ addEventListener("unhandledrejection", (event) => {
   loadFailed("The game could not load. Check the connection and reload the page.", reason?.stack ?? String(reason));
 });
 
+// -- the loading screen's art -----------------------------------------------------------------
+// While Python loads, the overlay shows the game itself, drawn from its static art: the
+// background, the logo, and the frame with the reels at the top of their strips. The same
+// decoded pictures serve the game screen later (studio.image).
+const ART_DPR_MAX = 2;
+
+function cover(ctx, img, w, h) {
+  const s = Math.max(w / img.naturalWidth, h / img.naturalHeight);
+  const iw = img.naturalWidth * s;
+  const ih = img.naturalHeight * s;
+  ctx.drawImage(img, (w - iw) / 2, (h - ih) / 2, iw, ih);
+}
+
+function drawArt(canvas, art, grid) {
+  const dpr = Math.min(devicePixelRatio || 1, ART_DPR_MAX);
+  const box = canvas.getBoundingClientRect();
+  const w = Math.max(1, Math.round(box.width * dpr));
+  const h = Math.max(1, Math.round(box.height * dpr));
+  canvas.width = w;
+  canvas.height = h;
+  const ctx = canvas.getContext("2d");
+  if (art.background) cover(ctx, art.background, w, h);
+  const cols = Math.max(1, grid.length);
+  const rows = Math.max(1, ...grid.map((r) => r.length));
+  // The logo on top, the reels below it, and room for the progress card at the bottom.
+  const logoH = Math.min(h * 0.13, (w * 0.8) / 3.33);
+  let y = h * 0.06;
+  if (art.logo) {
+    const lw = logoH * (art.logo.naturalWidth / art.logo.naturalHeight || 3.33);
+    ctx.drawImage(art.logo, (w - lw) / 2, y, lw, logoH);
+  }
+  y += logoH + h * 0.03;
+  const cell = Math.min((w * 0.86) / cols, (h * 0.5) / rows);
+  const rw = cell * cols;
+  const x0 = (w - rw) / 2;
+  const pad = cell * 0.12;
+  if (art.frame) ctx.drawImage(art.frame, x0 - pad, y - pad, rw + 2 * pad, cell * rows + 2 * pad);
+  grid.forEach((reel, c) => {
+    reel.forEach((sym, r) => {
+      const img = art.symbols[sym];
+      if (img) ctx.drawImage(img, x0 + c * cell + cell * 0.05, y + r * cell + cell * 0.05, cell * 0.9, cell * 0.9);
+    });
+  });
+}
+
+/** Fetch the art the loading screen draws, then draw it (marks.art once it is painted). */
+function showLoadingArt(game) {
+  const a = game.assets ?? {};
+  const grid = game.loading_window ?? [];
+  const wanted = { background: a.background, logo: a.logo, frame: a.frame };
+  const symbols = [...new Set(grid.flat())].filter((s) => a.symbols?.[s]);
+  const pending = [
+    ...Object.entries(wanted).filter(([, url]) => url).map(([k, url]) => studio.image(url).then((img) => [k, img])),
+    ...symbols.map((s) => studio.image(a.symbols[s]).then((img) => [`symbol:${s}`, img])),
+  ];
+  return Promise.all(pending).then((found) => {
+    if (!loading()) return;
+    const art = { symbols: {} };
+    for (const [k, img] of found) {
+      if (!img) continue;
+      if (k.startsWith("symbol:")) art.symbols[k.slice(7)] = img;
+      else art[k] = img;
+    }
+    const overlay = $("#loading");
+    const canvas = $("#loading-art");
+    overlay.classList.add("has-art");
+    const paint = () => drawArt(canvas, art, grid);
+    paint();
+    addEventListener("resize", paint);
+    canvas.hidden = false;
+    requestAnimationFrame(() => {
+      marks.art ??= performance.now();
+      canvas.dataset.painted = String(found.filter(([, img]) => img).length);
+    });
+  });
+}
+
+/** Preload hints for the runtime (games.json), added once the art has been asked for. */
+function preloadRuntime(hints) {
+  for (const { href, as } of hints ?? []) {
+    const link = document.createElement("link");
+    if (as === "module") link.rel = "modulepreload";
+    else {
+      link.rel = "preload";
+      link.as = as;
+      link.crossOrigin = "anonymous";
+    }
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+// -- offline support, once the game is ready -----------------------------------------------------
+/** Register the service worker and ask it to precache this game's art (studio.offline). */
+async function goOffline(game) {
+  studio.offline = "pending";
+  const reg = await registerServiceWorker();
+  if (!reg) {
+    studio.offline = "off";
+    return;
+  }
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data?.type === "precached" && data.game === game.id) studio.offline = data.ok ? "ready" : "failed";
+  });
+  // `ready` resolves once a worker is active, that is, once it has precached the shared files.
+  const active = (await navigator.serviceWorker.ready).active;
+  active?.postMessage({ type: "precache", game: game.id });
+}
+
 // -- start -----------------------------------------------------------------------------------
+const INVALIDATE_FINDERS = `
+import sys as _sys
+_finder = None
+for _finder in list(_sys.path_importer_cache.values()):
+    if type(_finder).__name__ == "FileFinder":
+        _finder.invalidate_caches()
+del _sys, _finder
+`;
+
 async function startPython(game) {
   const script = document.createElement("script");
   script.type = "py";
@@ -362,6 +485,13 @@ async function startPython(game) {
   // PyScript's only default worker hook is compiled with Function() when the interpreter
   // is ready, which the CSP forbids ('unsafe-eval'). This page runs no workers: drop it.
   core.hooks.worker.onBeforeRunAsync.clear();
+  // PyScript writes the engine and the client (pyscript.json "files") after Python has
+  // started and listed its folders. Python's import system caches each folder's listing and
+  // re-reads it only when the folder's modification time changes, which a frozen clock (a
+  // test's, or a coarse one) never does: forget those listings before main.py imports them.
+  // (Not importlib.invalidate_caches(): that also imports importlib.metadata.)
+  core.hooks.main.codeBeforeRunAsync.add(INVALIDATE_FINDERS);
+  core.hooks.main.codeBeforeRun.add(INVALIDATE_FINDERS);
   // Uncaught errors of the main script reach PyScript's stderr as Error objects.
   core.hooks.main.onReady.add((wrap) => {
     const { stderr } = wrap.io;
@@ -406,8 +536,14 @@ async function main() {
   $("#currency").textContent = game.currency;
   for (const span of document.querySelectorAll(".ap-currency, [data-currency]")) span.textContent = game.currency;
   $("#game").setAttribute("aria-busy", "true");
+  // The game's own art first, then the rest of the runtime.
+  showLoadingArt(game).catch((err) => console.warn("[slot-studio] loading art:", err));
+  preloadRuntime(games.runtime?.preload);
+  // Served by the service worker, Python starts from the memory snapshot it precached
+  // (pyodide/boot.mjs): read it from the cache while the rest loads.
+  if (navigator.serviceWorker?.controller) preloadRuntime([{ href: "./pyodide/snapshot.bin", as: "fetch" }]);
   // Offline support once the game runs, so the precache does not compete with the first load.
-  const offline = () => whenIdle(registerServiceWorker);
+  const offline = () => whenIdle(() => goOffline(game).catch(() => (studio.offline = "failed")));
   new MutationObserver((_, obs) => {
     if (!loading() && root.dataset.state !== "error") {
       obs.disconnect();

@@ -1,7 +1,7 @@
 // The lobby: one tile per playable game from games.json (tile art, name, RTP, max win),
 // each a plain link to play.html?game=<id>.
 
-import { ROOT, el, formatMaxWin, formatRtp, loadGames, registerServiceWorker, whenIdle } from "./site.js";
+import { ROOT, el, formatMaxWin, formatRtp, loadGames } from "./site.js";
 
 /** The tile's art: tile.svg, else the game's background with its wild symbol, else a monogram. */
 function art(game) {
@@ -70,7 +70,9 @@ async function main() {
   } finally {
     list.removeAttribute("aria-busy");
   }
-  whenIdle(registerServiceWorker);
+  // No service worker is registered here: its precache (the runtimes, the snapshot) would
+  // compete with the first game's load. The game page registers it once the game is ready;
+  // from then on it serves the lobby too.
 }
 
 export const ready = main();

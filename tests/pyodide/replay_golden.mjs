@@ -1,8 +1,10 @@
 // Layer 5: replay the golden rounds with the engine wheel inside Pyodide, under Node.js.
 //
-//   node tests/pyodide/replay_golden.mjs WHEEL GOLDEN.jsonl...
+//   node tests/pyodide/replay_golden.mjs [--stdlib STDLIB.zip] WHEEL GOLDEN.jsonl...
 //
 // Loads Pyodide from node_modules/pyodide (no network: `fetch` is disabled before loading),
+// with its own standard library or, with --stdlib, the given one (`loadPyodide({stdLibURL})`,
+// as the site does with its trimmed pyodide/stdlib.zip),
 // unpacks the wheel into site-packages with `pyodide.unpackArchive` (no micropip: the same call
 // works in a browser page), then regenerates each golden file from its first line (the record)
 // with `pyengine.replay.golden_text`. Writes one JSON object to stdout:
@@ -36,12 +38,19 @@ def _replay(records_json):
     return json.dumps(out)
 `;
 
+// The version comes from the wheel's METADATA file itself (the site's trimmed standard library
+// has no importlib.metadata).
 const ENGINE_INFO = `
-import importlib, importlib.metadata, json, site, sys
+import glob, importlib, json, site, sys
 importlib.invalidate_caches()
 import pyengine
+(meta,) = glob.glob(site.getsitepackages()[0] + "/pyengine-*.dist-info/METADATA")
+with open(meta, encoding="utf-8") as f:
+    version = next(line.split(":", 1)[1].strip() for line in f if line.startswith("Version:"))
 json.dumps({
-    "version": importlib.metadata.version("pyengine"),
+    "version": version,
+    "stdlib": next(p for p in sys.path if p.endswith(".zip")),
+    "stdlib_files": len(__import__("zipfile").ZipFile(next(p for p in sys.path if p.endswith(".zip"))).namelist()),
     "file": pyengine.__file__,
     "site_packages": site.getsitepackages()[0],
     "sys_version": sys.version,
@@ -61,8 +70,13 @@ function fail(message) {
 }
 
 async function main(argv) {
+  let stdlib;
+  if (argv[0] === "--stdlib") {
+    stdlib = resolve(argv[1]);
+    argv = argv.slice(2);
+  }
   if (argv.length < 2) {
-    fail("usage: node tests/pyodide/replay_golden.mjs WHEEL GOLDEN.jsonl...");
+    fail("usage: node tests/pyodide/replay_golden.mjs [--stdlib STDLIB.zip] WHEEL GOLDEN.jsonl...");
   }
   const [wheelPath, ...goldenPaths] = argv;
   if (!existsSync(join(PYODIDE_DIR, "pyodide.mjs"))) {
@@ -87,7 +101,9 @@ async function main(argv) {
   const timings = {};
   let t0 = performance.now();
   const { loadPyodide } = await import(pathToFileURL(join(PYODIDE_DIR, "pyodide.mjs")).href);
-  const pyodide = await loadPyodide({ indexURL: `${PYODIDE_DIR}/`, stdout: echo, stderr: echo });
+  const options = { indexURL: `${PYODIDE_DIR}/`, stdout: echo, stderr: echo };
+  if (stdlib) options.stdLibURL = stdlib;
+  const pyodide = await loadPyodide(options);
   timings.load_pyodide_s = seconds(t0);
 
   t0 = performance.now();

@@ -1,0 +1,132 @@
+"""The first load on a phone over 4G, and what the build does for it (issue 14).
+
+The built site on loopback in headless Chromium, with the phone profile of
+``tests/browser/measure.py`` (CPU 4x slower, 10 Mbit/s, 40 ms, HTTP cache off). Only what
+cannot flake is asserted here: the bytes over the wire before the game is ready, that the
+game's own art is painted while Python is still loading, and which files are sent (brotli,
+once each, no snapshot). The times are figures of ``python3 build.py bench``, not tests.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser import helpers as h
+from tests.browser import measure
+from tests.browser.fixtures import GAME, PLAY, Visit
+
+pytestmark = pytest.mark.browser
+
+FIRST_LOAD_BUDGET = 6_000_000  # bytes over the wire before data-state=ready (issue 14)
+SECOND = "moon_spell"
+
+
+def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Browser, server: Any) -> None:
+    v = Visit(
+        browser, server.url, viewport=measure.PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=3
+    )
+    try:
+        page = v.page
+        measure.throttle(v.context, page)
+        start = len(server.served)
+        page.goto(f"{server.url}{PLAY}&seed=7", timeout=measure.PHONE_TIMEOUT_MS)
+        # The loading screen shows the game itself while Python still loads.
+        page.wait_for_function("() => 'art' in window.slotStudio.marks", timeout=60_000, polling=50)
+        seen = page.evaluate(
+            """() => ({state: document.documentElement.dataset.state,
+                       marks: Object.keys(window.slotStudio.marks),
+                       painted: Number(document.getElementById('loading-art').dataset.painted || 0),
+                       visible: !document.getElementById('loading-art').hidden,
+                       progress: !!document.getElementById('progress').offsetParent})"""
+        )
+        assert seen["state"] == "loading", seen
+        assert "py:Loaded interpreter" not in seen["marks"], seen
+        assert seen["visible"], seen
+        assert seen["progress"], seen
+        game = next(g for g in json.loads((server.site / "games.json").read_text())["games"] if g["id"] == GAME)
+        drawn = {s for reel in game["loading_window"] for s in reel}
+        assert seen["painted"] == 3 + len(drawn), seen  # background, logo, frame and each symbol shown
+        v.shot("loading-art-phone")
+        h.wait_state(page, "ready", measure.PHONE_TIMEOUT_MS)
+        rows = measure.wire(page)
+        total = sum(t for _, t, _ in rows)
+        largest = sorted(rows, key=lambda r: -r[1])[:5]
+        assert total <= FIRST_LOAD_BUDGET, f"{total:,} bytes over the wire before ready; largest: {largest}"
+        served = [s for s in server.served[start:] if s.status == 200]
+        paths = [s.path for s in served]
+        # The first visit starts Python without the memory snapshot; every file comes once
+        # (the preload hints are the requests Pyodide and PyScript then use).
+        assert not any(p.endswith("/snapshot.bin") for p in paths), paths
+        runtime = [p for p in paths if "/pyodide/" in p and not p.endswith("/sw.js")]
+        assert len(runtime) == len(set(runtime)), runtime
+        by_path = {s.path: s for s in served}
+        assert by_path["/pyodide/pyodide.asm.wasm"].encoding == "br"
+        assert by_path["/pyodide/stdlib.zip"].encoding == "br"
+        assert not any(p.endswith("/python_stdlib.zip") for p in paths), paths
+        v.assert_clean()
+    finally:
+        v.close()
+
+
+def test_a_second_game_reuses_the_runtime(visit: Visit, server: Any) -> None:
+    page = visit.goto(f"{PLAY}&seed=7")
+    h.wait_state(page, "ready")
+    page.wait_for_function("() => window.slotStudio.offline === 'ready'", timeout=60_000, polling=100)
+    start = len(server.served)
+    page.goto(f"{server.url}play.html?game={SECOND}&seed=7")
+    h.wait_state(page, "ready")
+    fetched = [s.path for s in server.served[start:]]
+    # The runtime, the engine and the client come from the service worker's cache; only the
+    # second game's art is new (and the browser's own check for a new sw.js).
+    runtime = [p for p in fetched if not p.startswith(f"/static/games/{SECOND}/") and p != "/sw.js"]
+    assert runtime == [], runtime
+    started = page.evaluate("() => window.slotStudio.marks")
+    assert "snapshotLoaded" in started, "the second game did not start from the precached snapshot"
+    visit.assert_clean()
+
+
+def test_the_server_sends_brotli_gzip_or_the_file(server: Any) -> None:
+    def get(path: str, accept: str) -> tuple[str, bytes]:
+        req = urllib.request.Request(server.url + path, headers={"Accept-Encoding": accept})
+        with urllib.request.urlopen(req) as res:
+            return res.headers.get("Content-Encoding") or "", res.read()
+
+    raw = (server.site / "pyodide" / "stdlib.zip").read_bytes()
+    enc, body = get("pyodide/stdlib.zip", "gzip, deflate, br, zstd")
+    assert (enc, body) == ("br", (server.site / "pyodide" / "stdlib.zip.br").read_bytes())
+    enc, body = get("pyodide/stdlib.zip", "gzip")
+    assert (enc, body) == ("gzip", (server.site / "pyodide" / "stdlib.zip.gz").read_bytes())
+    enc, body = get("pyodide/stdlib.zip", "br;q=0, identity")
+    assert (enc, body) == ("", raw)
+
+
+def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
+    import brotli  # type: ignore[import-untyped]  # a build tool, installed in .venv by build.py
+
+    root = site.path
+    for name in ("pyodide/pyodide.asm.wasm", "pyodide/stdlib.zip", "pyodide/pyodide.asm.mjs", "games.json"):
+        data = (root / name).read_bytes()
+        assert brotli.decompress((root / f"{name}.br").read_bytes()) == data, name
+        assert (root / f"{name}.gz").is_file(), name
+    assert not (root / "pyodide" / "python_stdlib.zip").exists()
+    games = json.loads((root / "games.json").read_text())
+    hints = games["runtime"]["preload"]
+    assert hints[0]["href"] == "./pyodide/pyodide.asm.wasm"
+    for hint in hints:
+        assert (root / hint["href"]).is_file(), hint
+    config = json.loads((root / "pyscript.json").read_text())
+    assert config["interpreter"] == "./pyodide/boot.mjs"
+    # The service worker precaches the shared files at once and each game's art on request.
+    sw = (root / "sw.js").read_text()
+    build = json.loads(sw.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
+    assert "pyodide/snapshot.bin" in build["files"]
+    for g in games["games"]:
+        own = build["games"][g["id"]]
+        assert own
+        assert all(f.startswith(f"static/games/{g['id']}/") for f in own)
+        assert not any(f.startswith(f"static/games/{g['id']}/symbols/") for f in build["files"])
