@@ -126,7 +126,7 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
     build = json.loads(sw.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
     assert "pyodide/snapshot.bin" in build["files"]
     for g in games["games"]:
-        own = build["games"][g["id"]]
-        assert own
+        own = build["games"].get(g["id"], [])
+        assert own or g.get("hidden")  # the tests' fixture game has no art of its own
         assert all(f.startswith(f"static/games/{g['id']}/") for f in own)
         assert not any(f.startswith(f"static/games/{g['id']}/symbols/") for f in build["files"])
