@@ -75,6 +75,12 @@ def _has(kind: str, **fields: Any) -> Check:
     return lambda evs: any(e.type == kind and all(getattr(e, k) == v for k, v in fields.items()) for e in evs)
 
 
+def _shown(evs: list[Event], symbol: str) -> int:
+    """How many ``symbol`` the round's first spin shows."""
+    spin = next(e for e in evs if e.type == "spin")
+    return sum(col.count(symbol) for col in getattr(spin, "window", ()))
+
+
 def _multiplied_free_win(evs: list[Event]) -> bool:
     """The bonus reached 2x or more and a free spin paid at it."""
     types = _types(evs)
@@ -126,7 +132,7 @@ CASES: list[Case] = [
     _shine("sheriff", 302, 25, 5, 2, lambda evs: _has("scatter_win")(evs) and "pick_start" not in _types(evs)),
     _shine("coins", 303, 9, 20, 5, _has("line_win", count=4)),
     _shine("bonus", 304, 25, 1, 3, _multiplied_free_win),
-    _shine("bonus_four", 305, 25, 2, 1, _has("moonshine_bonus", count=4)),
+    _shine("bonus_four", 305, 25, 2, 1, lambda evs: "pick_start" in _types(evs) and _shown(evs, "BONUS") == 4),
 ]
 
 

@@ -28,11 +28,10 @@ from pyengine.events import (
     ScatterWin,
     Spin,
     WinMultiplier,
-    event_from_json,
 )
 from pyengine.features.pick import PICK
 from pyengine.games import get_game
-from pyengine.games.moonshine import FEATURE, Moonshine, MoonshineBonus
+from pyengine.games.moonshine import FEATURE, Moonshine
 from pyengine.model import Bet, ReelSet, Window
 from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
@@ -259,7 +258,7 @@ def test_line_wins_are_pay_times_coins_times_coin_size() -> None:
     bet = Bet(25, 20, 4)
     for seed in range(300):
         ctx, _ = play(GAME, Rng(seed), bet)
-        base = ctx.events[: next((i for i, e in enumerate(ctx.events) if isinstance(e, MoonshineBonus)), None)]
+        base = ctx.events[: next((i for i, e in enumerate(ctx.events) if isinstance(e, PickStart)), None)]
         for e in of(base, LineWin):
             assert e.win == e.multiplier * 4 * 20
         for e in of(base, ScatterWin):
@@ -302,9 +301,7 @@ def test_the_most_is_reached_and_the_multiplier_applies_to_every_free_spin_win()
     rng = ScriptedRng([index_of(GAME.base_reels, stops), *_ordered_board()], seed=11)
     ctx, seen = play(GAME, rng, bet, choose)
     ev = ctx.events
-    (start,) = of(ev, MoonshineBonus)
-    assert (start.count, start.spins, start.multiplier) == (5, 5, 1)
-    assert [p[0] for p in start.positions] == [0, 1, 2, 3, 4]
+    assert sum(col.count(BO) for col in of(ev, Spin)[0].window) == 5
     assert seen[0].kind == "feature_start"
     assert seen[0].feature
     assert of(ev, PickStart)[0].cells == 18
@@ -345,8 +342,7 @@ def test_a_stopper_first_gives_the_starting_spins_at_1x(count: int) -> None:
     picks = iter(["16"])
     rng = ScriptedRng([index_of(GAME.base_reels, stops), *_ordered_board()], seed=5)
     ctx, _seen = play(GAME, rng, Bet(25, 1, 1), lambda d: next(picks) if d.kind == PICK else d.choices[0])
-    (start,) = of(ctx.events, MoonshineBonus)
-    assert (start.count, start.spins, start.multiplier) == (count, count, 1)
+    assert sum(col.count(BO) for col in of(ctx.events, Spin)[0].window) == count
     assert of(ctx.events, FreeSpinsAwarded)[0].count == count
     assert {e.multiplier for e in of(ctx.events, WinMultiplier)} == {1}
     assert len(of(ctx.events, PickReveal)) == 1
@@ -364,7 +360,7 @@ def test_two_bonus_symbols_start_nothing_and_grandma_does_not_count() -> None:
     )
     ctx, seen = play(GAME, ScriptedRng([index_of(reels, stops)]), Bet(25, 1, 1))
     assert seen == []
-    assert not of(ctx.events, MoonshineBonus)
+    assert not of(ctx.events, PickStart)
 
 
 def test_free_spins_never_retrigger() -> None:
@@ -375,15 +371,18 @@ def test_free_spins_never_retrigger() -> None:
         if ctx.features:
             seen_bonus += 1
             assert len(of(ctx.events, FreeSpinsAwarded)) == 1
-            assert len(of(ctx.events, MoonshineBonus)) == 1
+            assert len(of(ctx.events, PickStart)) == 1
             assert all(BO not in col for e in of(ctx.events, Spin) if e.phase == "free" for col in e.window)
     assert seen_bonus > 10
 
 
-def test_the_game_event_round_trips() -> None:
-    e = MoonshineBonus(3, ((0, 1), (2, 0), (4, 2)), 3, 1)
-    assert event_from_json(json.loads(json.dumps(e.to_json()))) == e
-    assert e.to_json()["type"] == "moonshine_bonus"
+def test_the_game_adds_no_event_type_of_its_own() -> None:
+    """The bonus is told by shared events (the window, the pick's, the free spins' and the
+    multiplier's): a client needs the data's start table and nothing more."""
+    from pyengine import events
+
+    ctx, _ = play(GAME, ScriptedRng([index_of(GAME.base_reels, bonus_stops(3))]), Bet(25, 1, 1))
+    assert all(type(e).__module__ == events.__name__ for e in ctx.events)
 
 
 # -- through the session ---------------------------------------------------------------------------
@@ -392,8 +391,8 @@ def _bonus_seed(count: int | None = None) -> int:
     for _ in range(100_000):
         seed = rng.next64()
         ctx, _ = play(GAME, Rng(seed), Bet(25, 2, 1))
-        starts = of(ctx.events, MoonshineBonus)
-        if starts and (count is None or starts[0].count == count):
+        shown = sum(col.count(BO) for col in of(ctx.events, Spin)[0].window)
+        if ctx.features and (count is None or shown == count):
             return seed
     raise AssertionError("no bonus seed found")
 

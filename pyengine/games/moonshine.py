@@ -10,41 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
 from ..errors import EngineError
 from ..evaluators import LineEvaluator
-from ..events import Event, LineWin, Position, ScatterWin, Spin, WinMultiplier, register_event
+from ..events import LineWin, Position, ScatterWin, Spin, WinMultiplier
 from ..features.free_spins import FreeSpins
 from ..features.pick import PickRules, play_pick
 from ..model import Bet, ReelSet
 from ..round import Decision, RoundContext, RoundProcess
-from ..values import record
 from .base import LinesGame, Plugin
 
-__all__ = ["FEATURE", "PLUGIN", "BonusRules", "Moonshine", "MoonshineBonus", "load"]
+__all__ = ["FEATURE", "PLUGIN", "BonusRules", "Moonshine", "load"]
 
 FEATURE = "moonshine_bonus"
 """The feature's name in a round's ``features``."""
 FEATURE_START = Decision("feature_start", ("start",), feature=True)
 FREE_SPIN = Decision("free_spin", ("spin",))
-
-Positions = tuple[tuple[tuple[Position, ...], ...], ...]
-"""Per reel and stop, the window positions that show a symbol (`ReelSet.positions_of`)."""
-
-
-@register_event
-@record
-class MoonshineBonus(Event):
-    """``count`` Moonshine Bonus symbols at ``positions`` started the bonus: the free spins
-    begin at ``spins`` spins and ``multiplier`` x, and the board of blocks is placed."""
-
-    type: ClassVar[str] = "moonshine_bonus"
-    count: int
-    positions: tuple[Position, ...]
-    spins: int
-    multiplier: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +110,10 @@ class Moonshine(LinesGame):
         # Per reel and stop: where the Sheriff and the bonus symbol show (this runs on every spin).
         self._sheriff_base = self.base_reels.positions_of(self.sheriff)
         self._sheriff_free = self.free_reels.positions_of(self.sheriff)
-        self._bonus_base = self.base_reels.positions_of(self.bonus.symbol)
         # Per reel and stop: the Sheriffs shown plus 8 x the bonus symbols shown (at most 1 each).
         self._specials = tuple(
             tuple(len(h) + 8 * len(b) for h, b in zip(hs, bs, strict=True))
-            for hs, bs in zip(self._sheriff_base, self._bonus_base, strict=True)
+            for hs, bs in zip(self._sheriff_base, self.base_reels.positions_of(self.bonus.symbol), strict=True)
         )
         self._trigger = self.bonus.trigger
         self._scatter_pays = tuple(data.scatter_pays.get(n, 0) for n in range(5 * data.rows + 1))
@@ -169,18 +151,17 @@ class Moonshine(LinesGame):
             h0, h1, h2, h3, h4 = self._sheriff_base
             win += self._sheriff_win(ctx, h0[s0] + h1[s1] + h2[s2] + h3[s3] + h4[s4], 1)
         ctx.win = win
-        if code >> 3 >= self._trigger:
-            b0, b1, b2, b3, b4 = self._bonus_base
+        count = code >> 3
+        if count >= self._trigger:
             ctx.features.append(FEATURE)
-            ctx.win = win + (yield from self.play_bonus(ctx, b0[s0] + b1[s1] + b2[s2] + b3[s3] + b4[s4]))
+            ctx.win = win + (yield from self.play_bonus(ctx, count))
 
-    def play_bonus(self, ctx: RoundContext, positions: tuple[Position, ...]) -> Generator[Decision, str, int]:
-        """The Moonshine Bonus started by the bonus symbols at ``positions``: the board, picked
-        until a stopper, then the free spins; return the bonus win."""
+    def play_bonus(self, ctx: RoundContext, count: int) -> Generator[Decision, str, int]:
+        """The Moonshine Bonus started by ``count`` bonus symbols (the spin shows where): the
+        board, picked until a stopper, then the free spins at the spins and multiplier
+        reached; return the bonus win. It starts at ``start[count]`` spins and multiplier,
+        which the data describes: the log needs no event of the game's own."""
         rules = self.bonus
-        count = len(positions)
-        spins, multiplier = rules.start[count]
-        ctx.emit(MoonshineBonus(count, positions, spins, multiplier))
         yield FEATURE_START
         result = yield from play_pick(ctx, rules.pick)
         spins, multiplier = rules.award(count, result.picked)

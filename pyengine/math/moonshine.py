@@ -40,11 +40,13 @@ from .exact import convolve, count_distribution, line_stats, spin_distribution
 
 __all__ = [
     "MoonshineMath",
+    "RoundFigures",
     "SpinTables",
     "moonshine_math",
     "pick_distribution",
     "pick_moments",
     "report",
+    "round_figures",
     "spin_tables",
 ]
 
@@ -248,8 +250,9 @@ def spin_tables(game: Moonshine, lines: int) -> SpinTables:
 @dataclass(frozen=True, slots=True)
 class RoundFigures:
     """What depends on the lines, in total bets: the RTP again (from the whole
-    distributions, a check of `MoonshineMath.rtp`), P(a round wins), the standard deviation of
-    a round's return, the max win with its probability, and the largest base-spin win."""
+    distributions, a check of `MoonshineMath.rtp`), P(a round wins), the variance of a
+    round's return, the max win with its probability, and the largest win of one base spin
+    and of one free spin (at 1x)."""
 
     rtp: Fraction
     hit: Fraction
@@ -317,10 +320,6 @@ def round_figures(game: Moonshine, tables: SpinTables) -> RoundFigures:
 
 
 # -- the report ---------------------------------------------------------------------------------
-def _every(p: Fraction) -> float | None:
-    return float(1 / p) if p else None
-
-
 def _one_in(p: Fraction) -> str:
     """``p`` as "1 in N", with N as a power of ten when it is astronomically large."""
     if not p:
