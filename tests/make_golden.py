@@ -66,6 +66,28 @@ def _moon(name: str, stream: int, bpl: int, mode: str, check: Check, **kw: Any) 
     return Case("moon_spell", name, check, stream, 20, bpl, mode=mode, **kw)
 
 
+def _shine(name: str, stream: int, lines: int, bpl: int, coins: int, check: Check) -> Case:
+    return Case("moonshine", name, check, stream, lines, bpl, coins=coins)
+
+
+def _has(kind: str, **fields: Any) -> Check:
+    """Some event of type ``kind`` has all of ``fields``."""
+    return lambda evs: any(e.type == kind and all(getattr(e, k) == v for k, v in fields.items()) for e in evs)
+
+
+def _shown(evs: list[Event], symbol: str) -> int:
+    """How many ``symbol`` the round's first spin shows."""
+    spin = next(e for e in evs if e.type == "spin")
+    return sum(col.count(symbol) for col in getattr(spin, "window", ()))
+
+
+def _multiplied_free_win(evs: list[Event]) -> bool:
+    """The bonus reached 2x or more and a free spin paid at it."""
+    types = _types(evs)
+    raised = [i for i, e in enumerate(evs) if e.type == "win_multiplier" and getattr(e, "multiplier", 1) >= 2]
+    return bool(raised) and "line_win" in types[raised[0] :]
+
+
 def _bonus_without_ladder(evs: list[Event]) -> bool:
     return "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)
 
@@ -105,6 +127,12 @@ CASES: list[Case] = [
     _moon("buy", 104, 10, "buy", _bonus_without_ladder),
     _moon("buy_ladder", 105, 5, "buy", lambda evs: "ladder_prize" in _types(evs)),
     _moon("jackpot", 200, 5, "base", lambda evs: "jackpot_win" in _types(evs), jackpot=MOON_JACKPOT),
+    _shine("loss", 300, 25, 2, 1, lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    _shine("grandma", 301, 25, 2, 1, _has("line_win", symbol="GRANDMA")),
+    _shine("sheriff", 302, 25, 5, 2, lambda evs: _has("scatter_win")(evs) and "pick_start" not in _types(evs)),
+    _shine("coins", 303, 9, 20, 5, _has("line_win", count=4)),
+    _shine("bonus", 304, 25, 1, 3, _multiplied_free_win),
+    _shine("bonus_four", 305, 25, 2, 1, lambda evs: "pick_start" in _types(evs) and _shown(evs, "BONUS") == 4),
 ]
 
 

@@ -1,0 +1,408 @@
+"""Exact RTP of Moonshine.
+
+Everything is in multiples of the total bet (lines x coins x coin size) and exact
+(`fractions.Fraction`). Every pay is a whole number of coins times the coin size, so the
+RTP is the same at every coin size and coin count; every line sees the same per-reel symbol
+distribution and the Sheriff and the bonus pay on the total bet, so it is the same at every
+line count too (there is no win limit).
+
+* Lines, Grandma's own pays included: per-reel symbol counts through the game's own line
+  evaluator (`line_stats`); one line's expected pay in line bets is the lines' share of the
+  total bet.
+* The Sheriff: his count over the window by convolving each reel's column counts.
+* The bonus: the count k of bonus symbols by convolution. The board is shuffled when the
+  bonus starts, so a pick is a uniformly random order of the blocks cut at the first stopper
+  (`pyengine.features.pick`): with s stoppers, each block is revealed before the first with
+  probability 1/(s+1) and each pair with 2/((s+1)(s+2)), which gives E[spins x multiplier]
+  in closed form (`pick_moments`); the whole distribution of (spins, multiplier) follows
+  from the number of blocks revealed (a negative hypergeometric law) and which they are
+  (multivariate hypergeometric), `pick_distribution`. The free spins are drawn
+  independently of the pick, so E[bonus | k] = E[S M | k] x E[one free spin] (Wald), the
+  free spin's value from the free strips' counts as above.
+* Hit rate, volatility and the max win depend on the active lines: they come from the exact
+  distribution of one spin's whole win over every stop combination (`spin_distribution`),
+  the base spin jointly with its bonus count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from ..games.moonshine import BonusRules, Moonshine
+from ..model import ReelSet
+from .exact import convolve, count_distribution, line_stats, spin_distribution
+
+__all__ = [
+    "MoonshineMath",
+    "RoundFigures",
+    "SpinTables",
+    "moonshine_math",
+    "pick_distribution",
+    "pick_moments",
+    "report",
+    "round_figures",
+    "spin_tables",
+]
+
+
+# -- the pick -----------------------------------------------------------------------------------
+def pick_moments(rules: BonusRules, count: int) -> tuple[Fraction, Fraction, Fraction]:
+    """E[S], E[M] and E[S M] of a bonus started by ``count`` symbols, in closed form.
+
+    S = S0 + sum a_i X_i and M = M0 + sum b_i X_i over the non-stopper blocks i, X_i = 1 when
+    block i is revealed before the first of the s stoppers: E[X_i] = 1/(s+1) and, for i != j,
+    E[X_i X_j] = 2/((s+1)(s+2)). A block may add both (then E[X_i^2] = E[X_i] counts it once).
+    """
+    s0, m0 = rules.start[count]
+    values = [rules.blocks[p] for p in rules.pick.prizes if p in rules.blocks]
+    s = rules.pick.cells - len(values)
+    a = sum(x for x, _ in values)
+    b = sum(y for _, y in values)
+    both = sum(x * y for x, y in values)
+    one = Fraction(1, s + 1)
+    two = Fraction(2, (s + 1) * (s + 2))
+    mean_s = s0 + a * one
+    mean_m = m0 + b * one
+    mean_sm = s0 * m0 + (s0 * b + m0 * a) * one + both * one + (a * b - both) * two
+    return mean_s, mean_m, mean_sm
+
+
+def pick_distribution(rules: BonusRules, count: int) -> dict[tuple[int, int], Fraction]:
+    """The exact distribution of (spins, multiplier) of a bonus started by ``count`` symbols.
+
+    With N blocks that add something and s stoppers in a uniform order, the number T revealed
+    before the first stopper has P(T >= t) = C(N, t) / C(N + s, t); given T = t, the revealed
+    blocks are a uniform t-subset of the N (multivariate hypergeometric over the labels)."""
+    s0, m0 = rules.start[count]
+    labels = Counter(p for p in rules.pick.prizes if p in rules.blocks)
+    n = sum(labels.values())
+    s = rules.pick.cells - n
+    if not s:
+        raise ValueError("the board needs a stopper")
+    at_least = [Fraction(math.comb(n, t), math.comb(n + s, t)) for t in range(n + 2)]
+    names = sorted(labels)
+    out: dict[tuple[int, int], Fraction] = {}
+    for taken in product(*(range(labels[x] + 1) for x in names)):
+        t = sum(taken)
+        p_t = at_least[t] - at_least[t + 1]
+        ways = math.prod(math.comb(labels[x], k) for x, k in zip(names, taken, strict=True))
+        p = p_t * Fraction(ways, math.comb(n, t))
+        spins = s0 + sum(rules.blocks[x][0] * k for x, k in zip(names, taken, strict=True))
+        mult = m0 + sum(rules.blocks[x][1] * k for x, k in zip(names, taken, strict=True))
+        out[(spins, mult)] = out.get((spins, mult), Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+# -- the RTP ------------------------------------------------------------------------------------
+def _symbol_counts(reels: ReelSet, symbol: str) -> list[Fraction]:
+    return convolve(count_distribution(reels, r, lambda col: col.count(symbol)) for r in range(len(reels.strips)))
+
+
+@dataclass(frozen=True, slots=True)
+class MoonshineMath:
+    """Every exact expectation of the game, in total bets (independent of the bet).
+
+    ``base_lines`` and ``base_sheriff`` are a base spin's line (Grandma included) and scatter
+    wins; ``free_lines`` and ``free_sheriff`` one free spin's, at 1x; ``bonus_counts[k]`` =
+    P(k bonus symbols) for the counts that start the bonus; ``pick[k]`` = (E[S], E[M], E[SM])."""
+
+    base_lines: Fraction
+    base_sheriff: Fraction
+    free_lines: Fraction
+    free_sheriff: Fraction
+    sheriff_counts: tuple[Fraction, ...]
+    bonus_counts: dict[int, Fraction]
+    pick: dict[int, tuple[Fraction, Fraction, Fraction]]
+    line_hit: Fraction
+
+    @property
+    def free_spin(self) -> Fraction:
+        """One free spin at 1x."""
+        return self.free_lines + self.free_sheriff
+
+    @property
+    def bonus_frequency(self) -> Fraction:
+        return sum(self.bonus_counts.values(), Fraction(0))
+
+    @property
+    def spins_times_multiplier(self) -> Fraction:
+        """E[S M] over the bonuses: P(k) E[S M | k] summed over k (per base spin)."""
+        return sum((p * self.pick[k][2] for k, p in self.bonus_counts.items()), Fraction(0))
+
+    @property
+    def bonus_lines(self) -> Fraction:
+        return self.spins_times_multiplier * self.free_lines
+
+    @property
+    def bonus_sheriff(self) -> Fraction:
+        return self.spins_times_multiplier * self.free_sheriff
+
+    @property
+    def rtp(self) -> Fraction:
+        return self.base_lines + self.base_sheriff + self.bonus_lines + self.bonus_sheriff
+
+    def bonus_average(self, count: int | None = None) -> Fraction:
+        """E[bonus win] in total bets, of a bonus started by ``count`` symbols (None: any)."""
+        if count is not None:
+            return self.pick[count][2] * self.free_spin
+        return self.spins_times_multiplier * self.free_spin / self.bonus_frequency
+
+
+def moonshine_math(game: Moonshine) -> MoonshineMath:
+    """Compute every exact expectation of the game."""
+    data = game.data
+    nosub = (game.sheriff, game.bonus.symbol)
+
+    def lines_of(reels: ReelSet) -> tuple[Fraction, Fraction]:
+        st = line_stats(reels, data.paytable, wild=game.wild, wild_pays_as=game.wild, not_substituted=nosub)
+        return st.ev, st.hit
+
+    def sheriff_of(reels: ReelSet) -> tuple[Fraction, list[Fraction]]:
+        dist = _symbol_counts(reels, game.sheriff)
+        return sum((p * data.scatter_pays.get(n, 0) for n, p in enumerate(dist)), Fraction(0)), dist
+
+    base_lines, line_hit = lines_of(game.base_reels)
+    free_lines = lines_of(game.free_reels)[0] if game.free_reels is not game.base_reels else base_lines
+    base_sheriff, sheriff_counts = sheriff_of(game.base_reels)
+    free_sheriff = sheriff_of(game.free_reels)[0]
+    bonus = _symbol_counts(game.base_reels, game.bonus.symbol)
+    rules = game.bonus
+    counts = {k: bonus[k] if k < len(bonus) else Fraction(0) for k in sorted(rules.start)}
+    return MoonshineMath(
+        base_lines=base_lines,
+        base_sheriff=base_sheriff,
+        free_lines=free_lines,
+        free_sheriff=free_sheriff,
+        sheriff_counts=tuple(sheriff_counts),
+        bonus_counts=counts,
+        pick={k: pick_moments(rules, k) for k in counts},
+        line_hit=line_hit,
+    )
+
+
+# -- one spin's whole win, at a number of lines -------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SpinTables:
+    """Exact distributions of one spin's whole win on ``lines`` lines, in line bets (the
+    Sheriff counted ``lines`` times: he pays on the total bet).
+
+    ``base[(win, k)]`` = stop combinations of the base reels (of ``base_radix``) with that win
+    and k bonus symbols (0 for fewer than start the bonus); ``free[win]`` = stop
+    combinations of the free reels (of ``free_radix``), at 1x."""
+
+    lines: int
+    base: dict[tuple[int, int], int]
+    base_radix: int
+    free: dict[int, int]
+    free_radix: int
+
+
+def spin_tables(game: Moonshine, lines: int) -> SpinTables:
+    """Enumerate one base spin and one free spin on ``lines`` lines (`spin_distribution`)."""
+    data = game.data
+    paylines = data.paylines[:lines]
+    pays = data.scatter_pays
+    trigger = game.bonus.trigger
+    nosub = (game.sheriff, game.bonus.symbol)
+    sheriff, bonus = game.sheriff, game.bonus.symbol
+    top = max(max(p.values(), default=0) for p in data.paytable.pays.values())
+    # The bonus count rides on the win: spin_distribution's flag is a yes or no, and the
+    # count is one of several (win < unit always).
+    unit = lines * (top + max(pays.values(), default=0)) + 1
+    raw = spin_distribution(
+        game.base_reels,
+        paylines,
+        data.paytable,
+        wild=game.wild,
+        wild_pays_as=game.wild,
+        not_substituted=nosub,
+        counts=lambda col: (col.count(sheriff), col.count(bonus)),
+        settle=lambda c: (lines * pays.get(c[0], 0) + unit * (c[1] if c[1] >= trigger else 0), False),
+    )
+    base: dict[tuple[int, int], int] = {}
+    for (coded, _), n in raw.items():
+        k, win = divmod(coded, unit)
+        base[(win, k)] = base.get((win, k), 0) + n
+    free_raw = spin_distribution(
+        game.free_reels,
+        paylines,
+        data.paytable,
+        wild=game.wild,
+        wild_pays_as=game.wild,
+        not_substituted=nosub,
+        counts=lambda col: (col.count(sheriff),),
+        settle=lambda c: (lines * pays.get(c[0], 0), False),
+    )
+    free: dict[int, int] = {}
+    for (win, _), n in free_raw.items():
+        free[win] = free.get(win, 0) + n
+    return SpinTables(
+        lines, dict(sorted(base.items())), game.base_reels.radix, dict(sorted(free.items())), game.free_reels.radix
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFigures:
+    """What depends on the lines, in total bets: the RTP again (from the whole
+    distributions, a check of `MoonshineMath.rtp`), P(a round wins), the variance of a
+    round's return, the max win with its probability, and the largest win of one base spin
+    and of one free spin (at 1x)."""
+
+    rtp: Fraction
+    hit: Fraction
+    variance: Fraction
+    max_win: Fraction
+    max_win_probability: Fraction
+    max_base: Fraction
+    max_free: Fraction
+
+
+def round_figures(game: Moonshine, tables: SpinTables) -> RoundFigures:
+    """Compound the spin tables with the pick: per bonus count k, the bonus is M (F_1 + ... +
+    F_S) with (S, M) from the pick and the F_i independent free spins."""
+    rules = game.bonus
+    lines = tables.lines
+    fr = tables.free_radix
+    mu = Fraction(sum(w * n for w, n in tables.free.items()), fr)
+    m2 = Fraction(sum(w * w * n for w, n in tables.free.items()), fr)
+    var_f = m2 - mu * mu
+    q0 = Fraction(tables.free.get(0, 0), fr)
+    f_max = max(tables.free)
+    p_f_max = Fraction(tables.free[f_max], fr)
+    picks = {k: pick_distribution(rules, k) for k in rules.start}
+    # Per k: E[B], E[B^2], P(B = 0) and the largest B with its probability.
+    bonus: dict[int, tuple[Fraction, Fraction, Fraction, int, Fraction]] = {}
+    for k, dist in picks.items():
+        e1 = sum((p * m * s for (s, m), p in dist.items()), Fraction(0)) * mu
+        e2 = sum((p * m * m * (s * var_f + s * s * mu * mu) for (s, m), p in dist.items()), Fraction(0))
+        zero = sum((p * q0**s for (s, _), p in dist.items()), Fraction(0))
+        s_top = max(s for s, _ in dist)
+        m_top = max(m for _, m in dist)
+        p_top = dist.get((s_top, m_top), Fraction(0))
+        bonus[k] = (e1, e2, zero, s_top * m_top * f_max, p_top * p_f_max**s_top)
+    br = tables.base_radix
+    mean = Fraction(0)
+    second = Fraction(0)
+    hit = Fraction(0)
+    best = -1
+    best_p = Fraction(0)
+    max_base = max(w for w, _ in tables.base)
+    for (win, k), n in tables.base.items():
+        p = Fraction(n, br)
+        if k:
+            e1, e2, zero, top, p_top = bonus[k]
+            mean += p * (win + e1)
+            second += p * (win * win + 2 * win * e1 + e2)
+            hit += p if win else p * (1 - zero)
+            if win + top > best:
+                best, best_p = win + top, Fraction(0)
+            if win + top == best:
+                best_p += p * p_top
+        else:
+            mean += p * win
+            second += p * win * win
+            hit += p if win else 0
+            if win > best:
+                best, best_p = win, Fraction(0)
+            if win == best:
+                best_p += p
+    rtp = mean / lines
+    variance = second / (lines * lines) - rtp * rtp
+    return RoundFigures(
+        rtp, hit, variance, Fraction(best, lines), best_p, Fraction(max_base, lines), Fraction(f_max, lines)
+    )
+
+
+# -- the report ---------------------------------------------------------------------------------
+def _one_in(p: Fraction) -> str:
+    """``p`` as "1 in N", with N as a power of ten when it is astronomically large."""
+    if not p:
+        return "never"
+    n = 1 / p
+    if n < 10**12:
+        return f"1 in {float(n):,.0f}"
+    digits = len(str(n.numerator // n.denominator)) - 1
+    return f"1 in {float(n / 10**digits):.2f}e{digits}"
+
+
+def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
+    """The exact RTP report (see `pyengine.math.rtp.rtp_report`), every figure exact; the hit
+    rate, the volatility and the max win at ``lines`` lines."""
+    m = moonshine_math(game)
+    tables = spin_tables(game, lines)
+    fig = round_figures(game, tables)
+    if fig.rtp != m.rtp:
+        raise AssertionError(f"the two exact computations differ: {fig.rtp} and {m.rtp}")
+    rules = game.bonus
+    picks = {k: pick_distribution(rules, k) for k in rules.start}
+    freq = m.bonus_frequency
+    spins_mult: dict[str, dict[str, float]] = {
+        str(k): {f"{s}x{mult}": float(p) for (s, mult), p in dist.items()} for k, dist in picks.items()
+    }
+    most = {}
+    for k, dist in picks.items():
+        s_top, m_top = rules.most(k)
+        most[str(k)] = {
+            "spins": s_top,
+            "multiplier": m_top,
+            "probability": float(dist.get((s_top, m_top), Fraction(0))),
+            "spins_probability": float(sum((p for (s, _), p in dist.items() if s == s_top), Fraction(0))),
+            "multiplier_probability": float(sum((p for (_, x), p in dist.items() if x == m_top), Fraction(0))),
+        }
+    out: dict[str, Any] = {
+        "game": game.id,
+        "mode": mode,
+        "rtp": float(m.rtp),
+        "target_rtp": float(game.target_rtp),
+        "rtp_exact": str(m.rtp),
+        "method": (
+            "exact (fractions): line and Grandma wins from per-reel symbol counts; the Sheriff and the bonus "
+            "symbol by convolving the reels' column counts; the pick in closed form over the board's blocks "
+            "(E[spins x multiplier]) times the exact value of one free spin; checked against the exact "
+            "distribution of one base spin (with its bonus count) and one free spin over every stop combination"
+        ),
+        "breakdown": {
+            "base_lines": float(m.base_lines),
+            "base_sheriff": float(m.base_sheriff),
+            "bonus_lines": float(m.bonus_lines),
+            "bonus_sheriff": float(m.bonus_sheriff),
+        },
+        "max_win_x": float(fig.max_win),
+        # Not ``max_win_probability``: its "1 in N" would print N in full (a number of 100+ digits).
+        "max_win_chance": float(fig.max_win_probability),
+        "max_win_odds": _one_in(fig.max_win_probability),
+        "max_base_spin_x": float(fig.max_base),
+        "max_free_spin_x": float(fig.max_free),
+        "hit_rate": float(fig.hit),
+        "line_hit_probability": float(m.line_hit),
+        "stdev": math.sqrt(fig.variance),
+        "feature_frequency": float(freq),
+        "feature_every": float(1 / freq),
+        "feature_average_x": float(m.bonus_average()),
+        "bonus_count_distribution": {str(k): float(p) for k, p in m.bonus_counts.items()},
+        "bonus_average_by_count_x": {str(k): float(m.bonus_average(k)) for k in m.bonus_counts},
+        "free_spin_x": float(m.free_spin),
+        "expected_spins": {str(k): float(v[0]) for k, v in m.pick.items()},
+        "expected_multiplier": {str(k): float(v[1]) for k, v in m.pick.items()},
+        "expected_spins_times_multiplier": {str(k): float(v[2]) for k, v in m.pick.items()},
+        "spins_multiplier_distribution": spins_mult,
+        "most": most,
+        "sheriff_count_distribution": {str(n): float(p) for n, p in enumerate(m.sheriff_counts)},
+    }
+    top = most[str(max(rules.start))]
+    out["summary"] = [
+        f"bonus every {out['feature_every']:.1f} spins, average bonus {out['feature_average_x']:.2f}x the total bet; "
+        f"one free spin {out['free_spin_x']:.4f}x at 1x",
+        "E[spins x multiplier]  "
+        + "  ".join(f"{k} symbols: {v:.4f}" for k, v in out["expected_spins_times_multiplier"].items()),
+        f"most {top['spins']} spins at {top['multiplier']}x: 1 bonus in {1 / top['probability']:,.0f}; "
+        f"hit rate {float(fig.hit) * 100:.2f}%, stdev {out['stdev']:.2f}",
+        f"max win {out['max_win_x']:,.0f}x at {lines} lines ({out['max_win_odds']})",
+    ]
+    return out
