@@ -66,6 +66,14 @@ def _moon(name: str, stream: int, bpl: int, mode: str, check: Check, **kw: Any) 
     return Case("moon_spell", name, check, stream, 20, bpl, mode=mode, **kw)
 
 
+def _fmf(name: str, stream: int, check: Check) -> Case:
+    return Case("full_moon_fever", name, check, stream, 25, 2)
+
+
+def _deep_winfalls(evs: list[Event]) -> bool:
+    return any(e.type == "cascade" and getattr(e, "number", 0) >= 3 for e in evs)
+
+
 def _bonus_without_ladder(evs: list[Event]) -> bool:
     return "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)
 
@@ -105,6 +113,9 @@ CASES: list[Case] = [
     _moon("buy", 104, 10, "buy", _bonus_without_ladder),
     _moon("buy_ladder", 105, 5, "buy", lambda evs: "ladder_prize" in _types(evs)),
     _moon("jackpot", 200, 5, "base", lambda evs: "jackpot_win" in _types(evs), jackpot=MOON_JACKPOT),
+    _fmf("loss", 300, lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    _fmf("line_win", 301, lambda evs: "line_win" in _types(evs) and "scatter_win" not in _types(evs)),
+    _fmf("winfalls", 303, _deep_winfalls),
 ]
 
 
