@@ -86,6 +86,12 @@ def _multiplied_free_win(evs: list[Event]) -> bool:
     types = _types(evs)
     raised = [i for i, e in enumerate(evs) if e.type == "win_multiplier" and getattr(e, "multiplier", 1) >= 2]
     return bool(raised) and "line_win" in types[raised[0] :]
+def _fmf(name: str, stream: int, check: Check) -> Case:
+    return Case("full_moon_fever", name, check, stream, 25, 2)
+
+
+def _deep_winfalls(evs: list[Event]) -> bool:
+    return any(e.type == "cascade" and getattr(e, "number", 0) >= 3 for e in evs)
 
 
 def _bonus_without_ladder(evs: list[Event]) -> bool:
@@ -133,6 +139,9 @@ CASES: list[Case] = [
     _shine("coins", 303, 9, 20, 5, _has("line_win", count=4)),
     _shine("bonus", 304, 25, 1, 3, _multiplied_free_win),
     _shine("bonus_four", 305, 25, 2, 1, lambda evs: "pick_start" in _types(evs) and _shown(evs, "BONUS") == 4),
+    _fmf("loss", 300, lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    _fmf("line_win", 301, lambda evs: "line_win" in _types(evs) and "scatter_win" not in _types(evs)),
+    _fmf("winfalls", 303, _deep_winfalls),
 ]
 
 

@@ -20,6 +20,7 @@ _REGISTRY: dict[str, str] = {
     "book_of_spells": "pyengine.games.book_of_spells",
     "moon_spell": "pyengine.games.moon_spell",
     "moonshine": "pyengine.games.moonshine",
+    "full_moon_fever": "pyengine.games.full_moon_fever",
 }
 """Game id -> the module that defines its ``PLUGIN``: one line per game."""
 
