@@ -65,9 +65,11 @@ function seconds(t0) {
 
 function fail(message) {
   process.stderr.write(`replay_golden: ${message}\n`);
-  process.stdout.write(`${JSON.stringify({ error: message })}\n`);
-  process.exit(2);
+  process.stdout.write(`${JSON.stringify({ error: message })}\n`, () => process.exit(2));
+  throw new Stopped(message); // stop here; the process exits once the line is flushed
 }
+
+class Stopped extends Error {}
 
 async function main(argv) {
   let stdlib;
@@ -138,7 +140,10 @@ async function main(argv) {
 }
 
 main(process.argv.slice(2)).then(
-  (status) => process.exit(status),
+  // Exit once the report is flushed: on a pipe, process.exit would cut it at 64 KiB.
+  (status) => process.stdout.write("", () => process.exit(status)),
   // A PythonError's message is the full Python traceback.
-  (err) => fail(err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err)),
+  (err) => {
+    if (!(err instanceof Stopped)) fail(err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err));
+  },
 );
