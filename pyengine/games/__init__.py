@@ -19,6 +19,7 @@ __all__ = ["GAME_IDS", "Game", "Plugin", "game_ids", "get_game", "plugin", "regi
 _REGISTRY: dict[str, str] = {
     "book_of_spells": "pyengine.games.book_of_spells",
     "moon_spell": "pyengine.games.moon_spell",
+    "lucky_halloween": "pyengine.games.lucky_halloween",
 }
 """Game id -> the module that defines its ``PLUGIN``: one line per game."""
 
