@@ -60,6 +60,9 @@ def _game() -> LuckyHalloween:
 GAME = _game()
 DEN = GAME.rider.denominator
 PLAIN = DEN - 1  # a Rider draw past every feature's weight: a plain spin
+R = 3**5
+"""The stop combinations of the hand-built games' reels (strips of 3): the round's first draw
+is ``rider x R + stops``."""
 
 
 def rider_draw(feature: str) -> int:
@@ -194,7 +197,7 @@ def test_line_one_pays_the_paytable_in_twentieths_of_the_total_bet(
     middle: tuple[str, ...], symbol: str | None, count: int, pay: int
 ) -> None:
     w = [[QUIET[r][0], middle[r], QUIET[r][2]] for r in range(5)]
-    ctx, _ = play(fixed(w), [PLAIN, 0])
+    ctx, _ = play(fixed(w), [PLAIN * R])
     line1 = [x for x in of(ctx, LineWin) if x.line == 1]
     if symbol is None:
         assert not line1
@@ -209,7 +212,7 @@ def test_scatters_pay_the_total_bet_and_add_to_line_wins(count: int, pay_x: int)
     spots = [(0, 0), (1, 2), (2, 0), (3, 2), (4, 0)][:count]
     base = [list(c) for c in QUIET]
     base[0][1] = base[1][1] = base[2][1] = "LANTERN"  # line 1: 3 Lanterns, 2.5x
-    ctx, _ = play(fixed(with_symbols("BONUS", spots, base)), [PLAIN, 0, *[0] * 200], answer=0)
+    ctx, _ = play(fixed(with_symbols("BONUS", spots, base)), [PLAIN * R, *[0] * 200], answer=0)
     scat = of(ctx, ScatterWin)
     line = sum(x.win for x in of(ctx, LineWin))
     assert line == 250
@@ -226,7 +229,7 @@ def test_scatters_pay_the_total_bet_and_add_to_line_wins(count: int, pay_x: int)
 # -- the Pumpkin Rider ---------------------------------------------------------------------
 def test_special_reels_spin_the_royal_free_strips() -> None:
     special = [["LANTERN", "CAT", "BAT"]] * 5
-    ctx, _ = play(fixed(QUIET, special=special), [rider_draw("special_reels"), 0])
+    ctx, _ = play(fixed(QUIET, special=special), [rider_draw("special_reels") * R, 0])
     (rider,) = of(ctx, RiderAppears)
     assert rider.feature == "special_reels"
     (spin,) = of(ctx, Spin)
@@ -241,7 +244,7 @@ def test_the_pumpkin_tree_multiplies_every_prize_of_the_spin(index: int) -> None
     base = [list(c) for c in QUIET]
     base[0][1] = base[1][1] = base[2][1] = "LANTERN"
     w = with_symbols("FREE", [(0, 0), (3, 2)], base)
-    ctx, _ = play(fixed(w), [rider_draw("pumpkin_tree"), 0, index])
+    ctx, _ = play(fixed(w), [rider_draw("pumpkin_tree") * R, index])
     m = GAME.rider.tree[index][0]
     (mult,) = of(ctx, WinMultiplier)
     assert mult.multiplier == m
@@ -254,7 +257,7 @@ def test_random_wilds_land_on_distinct_cells_over_what_was_there() -> None:
     k_index = 0  # the table's first count
     k = GAME.rider.wilds[k_index][0]
     # partial Fisher-Yates over 15 cells: below(15) = 1, below(14) = 0, ... picks cells 1, 0, 2, ...
-    ctx, _ = play(fixed(QUIET), [rider_draw("random_wilds"), 0, k_index, *[0] * k])
+    ctx, _ = play(fixed(QUIET), [rider_draw("random_wilds") * R, k_index, *[0] * k])
     (placed,) = of(ctx, RiderSymbols)
     assert placed.symbol == "WILD"
     assert len(set(placed.positions)) == k
@@ -266,7 +269,7 @@ def test_random_wilds_land_on_distinct_cells_over_what_was_there() -> None:
 
 @pytest.mark.parametrize("left", [0, 1, 2])
 def test_the_mega_wild_covers_three_whole_reels(left: int) -> None:
-    ctx, _ = play(fixed(QUIET), [rider_draw("mega_wild"), 0, left])
+    ctx, _ = play(fixed(QUIET), [rider_draw("mega_wild") * R, left])
     (placed,) = of(ctx, RiderSymbols)
     assert placed.positions == tuple((r, row) for r in range(left, left + 3) for row in range(3))
     assert all(placed.window[r] == ("WILD",) * 3 for r in range(left, left + 3))
@@ -278,7 +281,7 @@ def test_the_mega_wild_covers_three_whole_reels(left: int) -> None:
 
 def test_the_rider_drops_free_spins_symbols_and_the_feature_follows() -> None:
     # 3 scatters on reels 1, 2, 3 (the sample's first cells), rows 0, 1, 2; then the cauldron.
-    ctx, decisions = play(fixed(QUIET), [rider_draw("free_spins"), 0, 0, 0, 0, 0, 0, 1, 2])
+    ctx, decisions = play(fixed(QUIET), [rider_draw("free_spins") * R, 0, 0, 0, 0, 0, 1, 2])
     (placed,) = of(ctx, RiderSymbols)
     assert placed.symbol == "FREE"
     assert placed.positions == ((0, 0), (1, 1), (2, 2))
@@ -289,7 +292,7 @@ def test_the_rider_drops_free_spins_symbols_and_the_feature_follows() -> None:
 
 
 def test_the_rider_drops_bonus_symbols_and_the_ladder_follows() -> None:
-    ctx, _ = play(fixed(QUIET), [rider_draw("full_moon_bonus"), 0, 1, 0, 0, 0, 0, 0, 0, 0])
+    ctx, _ = play(fixed(QUIET), [rider_draw("full_moon_bonus") * R, 1, 0, 0, 0, 0, 0, 0, 0])
     (placed,) = of(ctx, RiderSymbols)
     assert (placed.symbol, len(placed.positions)) == ("BONUS", 4)
     (start,) = of(ctx, LadderStart)
@@ -298,7 +301,7 @@ def test_the_rider_drops_bonus_symbols_and_the_ladder_follows() -> None:
 
 
 def test_the_rider_draw_comes_first_and_is_the_only_extra_draw_of_a_plain_spin() -> None:
-    rng = ScriptedRng([PLAIN, 0])
+    rng = ScriptedRng([PLAIN * R])
     ctx = RoundContext(rng, BET, {})
     list(fixed(QUIET).play(ctx))
     assert rng.script == []
@@ -315,7 +318,7 @@ def test_a_cauldron_reveals_the_spins_and_each_scatter_past_the_third_adds_ten(s
     game = fixed(with_symbols("FREE", spots))
     # plain spin; cauldrons 10, 20, 15; the player picks the second; no bonus spins.
     idx = [v for v, _ in game.free.cauldron]
-    script = [PLAIN, 0, idx.index(10), idx.index(20), idx.index(15)]
+    script = [PLAIN * R, idx.index(10), idx.index(20), idx.index(15)]
     den = game.free.bonus_denominator
     script += [den - 1, 0] * 60
     ctx, decisions = play(game, script, answer=1)
@@ -335,7 +338,7 @@ def test_bonus_spins_come_from_the_rider_and_are_bounded() -> None:
     game = fixed(FS3)
     rules = game.free
     # every free spin brings the Rider while awards remain: 3 dropped scatters, then a cauldron
-    script = [PLAIN, 0, 0, 0, 0]  # spin; cauldrons all 10
+    script = [PLAIN * R, 0, 0, 0]  # spin; cauldrons all 10
     per_award = [0] * 11  # rider hit (0 < num), stop, 3 reels sampled, 3 rows, 3 cauldrons (5 each)
     script += per_award * rules.max_awards
     # then no Rider draw any more (the bound is reached): one stop per spin
@@ -409,7 +412,7 @@ def test_a_climb_through_a_shortcut_to_collect() -> None:
         # from 12: 13 -> 17 (shortcut), 14 -> 19, 15..18: all allowed; collect on every one
         [*[0] * 6, *no_shuffle],
     ]
-    ctx, _ = play(game, [PLAIN, 0, *climb(boards)], answer=5)
+    ctx, _ = play(game, [PLAIN * R, *climb(boards)], answer=5)
     climbs = of(ctx, LadderClimb)
     assert [(c.start, c.landed, c.position, c.collect) for c in climbs[:2]] == [(0, 6, 6, False), (6, 12, 12, False)]
     # the third board was picked at cell 5: 6 rungs from 12 -> 18 (80x) with COLLECT
@@ -423,7 +426,7 @@ def test_landing_on_19x_jumps_to_60x() -> None:
     no_shuffle = [5, 4, 3, 2, 1]
     no_collect = game.ladder.collect[3][1] - 1
     # answer cell 5 twice (6 + 6 = 12), then cell 0 (1 rung) -> 13 = 19x -> shortcut to 60x.
-    script = [PLAIN, 0, *no_shuffle, *[no_collect] * 5, *no_shuffle, *[0] * 6, *no_shuffle]
+    script = [PLAIN * R, *no_shuffle, *[no_collect] * 5, *no_shuffle, *[0] * 6, *no_shuffle]
     ctx = RoundContext(ScriptedRng(script), BET, {})
     proc = game.play(ctx)
     next(proc)
@@ -438,7 +441,7 @@ def test_landing_on_19x_jumps_to_60x() -> None:
 
 def test_collect_never_shows_below_the_minimum() -> None:
     for seed in range(150):
-        ctx, _ = play(fixed(with_symbols("BONUS", [(0, 0), (2, 1), (4, 2)])), [PLAIN, 0], seed=seed, answer=seed % 6)
+        ctx, _ = play(fixed(with_symbols("BONUS", [(0, 0), (2, 1), (4, 2)])), [PLAIN * R], seed=seed, answer=seed % 6)
         mins = GAME.ladder.minimum[3]
         for e in of(ctx, PickEnd):
             if e.name != "pumpkins":
@@ -466,7 +469,7 @@ def test_every_pumpkin_cell_gives_the_same_distribution() -> None:
             weight *= num if f else den - num
         for shuffle in itertools.product(*(range(n) for n in (6, 5, 4, 3, 2))):
             for cell in range(6):
-                ctx = RoundContext(ScriptedRng([PLAIN, 0, *first, *draws, *shuffle, *[0] * 6, *first]), BET, {})
+                ctx = RoundContext(ScriptedRng([PLAIN * R, *first, *draws, *shuffle, *[0] * 6, *first]), BET, {})
                 proc = game.play(ctx)
                 next(proc)
                 proc.send("start")
@@ -493,7 +496,7 @@ def test_every_cauldron_gives_the_weights() -> None:
         for d in draws:
             weight *= table[d][1]
         for cell in range(3):
-            ctx = RoundContext(ScriptedRng([PLAIN, 0, *draws]), BET, {})
+            ctx = RoundContext(ScriptedRng([PLAIN * R, *draws]), BET, {})
             proc = game.play(ctx)
             next(proc)
             proc.send("start")

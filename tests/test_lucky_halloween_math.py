@@ -163,7 +163,8 @@ def brute(game: LuckyHalloween, feature: str) -> tuple[Fraction, dict[int, Fract
     weight = Fraction(1, reels.radix * len(scripts))
     for index in range(reels.radix):
         for script in scripts:
-            ctx = RoundContext(ScriptedRng([draw, index, *script]), BET, {})
+            first = [draw * game.base_reels.radix, index] if feature == "special_reels" else [draw * reels.radix + index]
+            ctx = RoundContext(ScriptedRng([*first, *script]), BET, {})
             next(game.play(ctx), None)
             win = sum(e.win for e in ctx.events if isinstance(e, (LineWin, ScatterWin)))
             placed = [e for e in ctx.events if isinstance(e, RiderSymbols)]
@@ -191,7 +192,8 @@ def test_the_plain_spin_equals_exhaustive_play() -> None:
     stats = lhm.halloween_math(game).spins["plain"]
     total = Fraction(0)
     for index in range(game.base_reels.radix):
-        ctx = RoundContext(ScriptedRng([game.rider.denominator - 1, index]), BET, {})
+        first = (game.rider.denominator - 1) * game.base_reels.radix + index
+        ctx = RoundContext(ScriptedRng([first]), BET, {})
         next(game.play(ctx), None)
         total += Fraction(sum(e.win for e in ctx.events if isinstance(e, (LineWin, ScatterWin))), BET.total)
     assert stats.lines + stats.scatters == total / game.base_reels.radix
@@ -260,7 +262,7 @@ def test_the_ladder_chain_agrees_with_direct_play(m: lhm.HalloweenMath) -> None:
     runs = 4000
     wins = []
     for seed in range(runs):
-        ctx = RoundContext(ScriptedRng([game.rider.denominator - 1, 0], seed + 1), BET, {})
+        ctx = RoundContext(ScriptedRng([(game.rider.denominator - 1) * game.base_reels.radix], seed + 1), BET, {})
         proc = game.play(ctx)
         try:
             d = next(proc)

@@ -266,9 +266,12 @@ class LuckyHalloween(LinesGame):
         self.jackpot = _jackpot_rules(root.get("jackpot"))
         # Per reel set, reel and stop: where each scatter shows (this runs on every spin).
         self._at = (self.base_reels.positions_of(self.free_symbol), self.base_reels.positions_of(self.bonus_symbol))
-        self._scatters_at = tuple(
-            tuple(bool(f or b) for f, b in zip(fr, br, strict=True)) for fr, br in zip(*self._at, strict=True)
+        self._scatter_counts = tuple(
+            tuple(len(f) + 16 * len(b) for f, b in zip(fr, br, strict=True)) for fr, br in zip(*self._at, strict=True)
         )
+        # The fewest of each scatter that pay or trigger: fewer need no look at the positions.
+        self._free_least = min([self.free.trigger, *(n for n, x in enumerate(self.free_pays) if x)])
+        self._bonus_least = min([self.ladder.trigger, *(n for n, x in enumerate(self.bonus_pays) if x)])
         self._rider_total = self.rider.total
         self._rider_den = self.rider.denominator
         cum = []
@@ -287,13 +290,26 @@ class LuckyHalloween(LinesGame):
 
     # -- play -------------------------------------------------------------------
     def play(self, ctx: RoundContext) -> RoundProcess:
-        rng = ctx.rng
-        x = rng.below(self._rider_den)
+        # One draw gives the Rider's (the high digit) and the stops (the low digits).
+        reels = self.base_reels
+        x, index = divmod(ctx.rng.below(self._rider_den * reels.radix), reels.radix)
         if x >= self._rider_total:
-            stops, _, win = self.spin_lines(ctx, self.base_reels, self.lines, "base")
-            a0, a1, a2, a3, a4 = self._scatters_at
+            # The plain spin, the hot path: `LinesGame.spin_lines` with the draw above.
+            stops, window = reels.draw(index)
+            events = ctx.events
+            events.append(Spin("base", stops, window))
+            bet = ctx.bet
+            per_line = bet.bet_per_line * bet.coins
+            win = 0
+            for line, symbol, count, positions, pay in self.lines.wins(window, bet.lines):
+                amount = pay * per_line
+                win += amount
+                events.append(LineWin(line, symbol, count, positions, pay, amount))
+            # Scatters per reel and stop, packed as free + 16 x bonus: most spins stop here.
+            a0, a1, a2, a3, a4 = self._scatter_counts
             s0, s1, s2, s3, s4 = stops
-            if not (a0[s0] or a1[s1] or a2[s2] or a3[s3] or a4[s4]):
+            packed = a0[s0] + a1[s1] + a2[s2] + a3[s3] + a4[s4]
+            if packed & 15 < self._free_least and packed >> 4 < self._bonus_least:
                 ctx.win = win
                 return
             free, bonus = self._at
@@ -302,7 +318,7 @@ class LuckyHalloween(LinesGame):
             win += self._scatter_wins(ctx, fp, bp, 1)
         else:
             feature = next(i for i, c in enumerate(self._rider_cum) if x < c)
-            win, fp, bp = self._rider_spin(ctx, FEATURES[feature])
+            win, fp, bp = self._rider_spin(ctx, FEATURES[feature], index)
         ctx.win = win
         if len(bp) >= self.ladder.trigger:
             ctx.features.append("full_moon_bonus")
@@ -347,19 +363,21 @@ class LuckyHalloween(LinesGame):
         return _Cells(stops, window)
 
     def _rider_spin(
-        self, ctx: RoundContext, feature: str
+        self, ctx: RoundContext, feature: str, index: int
     ) -> tuple[int, tuple[Position, ...], tuple[Position, ...]]:
-        """A paid spin with the Rider's ``feature``: (its win, Free Spins and Bonus positions)."""
+        """A paid spin with the Rider's ``feature`` (``index`` the stops' draw on the base
+        reels): (its win, the Free Spins and the Bonus positions)."""
         rng = ctx.rng
         rider = self.rider
         ctx.emit(RiderAppears(feature))
         multiplier = 1
         if feature == "special_reels":
+            # The Special Reels are other strips: their stops are a draw of their own.
             cells = self._draw(ctx, self.special_reels, "special")
             window = cells.window
         else:
-            cells = self._draw(ctx, self.base_reels, "base")
-            window = cells.window
+            stops, window = self.base_reels.draw(index)
+            ctx.events.append(Spin("base", stops, window))
             placed: tuple[Position, ...] = ()
             symbol = self.wild
             if feature == "pumpkin_tree":
