@@ -163,7 +163,8 @@ def brute(game: LuckyHalloween, feature: str) -> tuple[Fraction, dict[int, Fract
     weight = Fraction(1, reels.radix * len(scripts))
     for index in range(reels.radix):
         for script in scripts:
-            first = [draw * game.base_reels.radix, index] if feature == "special_reels" else [draw * reels.radix + index]
+            special = feature == "special_reels"
+            first = [draw * game.base_reels.radix, index] if special else [draw * reels.radix + index]
             ctx = RoundContext(ScriptedRng([*first, *script]), BET, {})
             next(game.play(ctx), None)
             win = sum(e.win for e in ctx.events if isinstance(e, (LineWin, ScatterWin)))
