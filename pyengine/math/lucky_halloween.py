@@ -45,6 +45,7 @@ __all__ = [
     "halloween_math",
     "ladder_finals",
     "report",
+    "round_win_bound",
 ]
 
 Mask = tuple[int, int, int, int, int]
@@ -400,6 +401,24 @@ def _mixture(parts: Mapping[int, SpinStats], weights: Mapping[int, Fraction]) ->
     return SpinStats(lines, scatters, tuple(free), tuple(bonus))
 
 
+def round_win_bound(game: LuckyHalloween, m: HalloweenMath) -> int:
+    """A proven upper bound of a round's game win in total bets (the game has no win cap; the
+    bound on bonus-spin awards keeps it finite): every line at the top pay and both scatters
+    at their top pay on the paid spin, times the largest tree multiplier; the top rung; and
+    the most free spins, each with every line at the top pay plus the dropped scatters."""
+    n = len(game.data.paylines)
+    top_line = max(max(p.values()) for p in game.data.paytable.pays.values())
+    lines_x = Fraction(top_line * n, n)
+    spin = lines_x + max(game.free_pays) + max(game.bonus_pays)
+    tree = max(v for v, _ in game.rider.tree)
+    rules = game.free
+    most_free = max(len(st.free) for st in m.spins.values()) - 1
+    spins = rules.spins(max(v for v, _ in rules.cauldron), most_free)
+    spins += rules.max_awards * max(v for v, _ in rules.bonus_cauldron)
+    free = spins * (lines_x + game.free_pays[min(rules.trigger, len(game.free_pays) - 1)])
+    return math.ceil(tree * spin + game.ladder.rungs_x[-1] + free)
+
+
 def _every(p: Fraction) -> float | None:
     return float(1 / p) if p else None
 
@@ -443,6 +462,7 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "max_win_x": lad.rungs_x[-1],
         "max_win_probability": float(m.top_rung_probability),
         "max_win_every": _every(m.top_rung_probability),
+        "round_win_bound_x": round_win_bound(game, m),
     }
     fin = "  ".join(
         f"{n}:" + ",".join(f"{lad.rungs_x[i - 1]}x {float(p) * 100:.3g}%" for i, p in d.items())
@@ -453,5 +473,6 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "rider every " + ", ".join(f"{f} {1 / float(p):.0f}" for f, p in m.rider.items() if p),
         f"ladder finals  {fin}",
         f"top rung {lad.rungs_x[-1]}x every {out['max_win_every']:.0f} rounds",
+        f"no win cap: a round's game win is at most {out['round_win_bound_x']:,}x (a proven bound, not an award)",
     ]
     return out
