@@ -15,7 +15,7 @@ import pytest
 
 from pyengine.cli import main
 from pyengine.data import Field, load_lines_game, read_data_file
-from pyengine.events import LineWin, ScatterWin, Spin
+from pyengine.events import FreeSpinsEnd, LineWin, ScatterWin, Spin
 from pyengine.games import get_game
 from pyengine.games.lucky_halloween import FEATURES, LadderWin, LuckyHalloween, RiderSymbols
 from pyengine.math import lucky_halloween as lhm
@@ -238,6 +238,29 @@ def test_many_awards_approach_the_branching_series() -> None:
     series = 10 / (1 - q * mean_extra)
     assert a1 + a0 < series
     assert float(series - a1 - a0) < 1e-9
+
+
+def test_the_free_spins_value_agrees_with_direct_play(m: lhm.HalloweenMath) -> None:
+    """Free spins from 3 scatters, played through `play` (bonus spins included), against
+    the exact value."""
+    data: dict[str, Any] = copy.deepcopy(ROOT)
+    data["reels"]["base"] = [["FREE", "A", "K"], ["Q", "J", "K"]] * 2 + [["FREE", "A", "K"]]
+    game = build(data)
+    runs = 5000
+    wins = []
+    for seed in range(runs):
+        ctx = RoundContext(ScriptedRng([(game.rider.denominator - 1) * game.base_reels.radix], seed + 1), BET, {})
+        proc = game.play(ctx)
+        try:
+            d = next(proc)
+            while True:
+                d = proc.send(d.choices[0])
+        except StopIteration:
+            pass
+        wins.append(Fraction(next(e.win for e in ctx.events if isinstance(e, FreeSpinsEnd)), BET.total))
+    mean = sum(wins, Fraction(0)) / runs
+    var = sum((w - mean) ** 2 for w in wins) / runs
+    assert abs(float(mean - m.free_spins_value[3])) < 4 * math.sqrt(float(var) / runs)
 
 
 # -- the ladder -------------------------------------------------------------------------------------
