@@ -320,7 +320,7 @@ def test_a_cauldron_reveals_the_spins_and_each_scatter_past_the_third_adds_ten(s
     idx = [v for v, _ in game.free.cauldron]
     script = [PLAIN * R, idx.index(10), idx.index(20), idx.index(15)]
     den = game.free.bonus_denominator
-    script += [den - 1, 0] * 60
+    script += [(den - 1) * R] * 60  # each free spin: no Rider (high digit), stops 0
     ctx, decisions = play(game, script, answer=1)
     (start,) = [e for e in of(ctx, PickStart) if e.name == "cauldron"]
     assert start.cells == 3
@@ -339,7 +339,7 @@ def test_bonus_spins_come_from_the_rider_and_are_bounded() -> None:
     rules = game.free
     # every free spin brings the Rider while awards remain: 3 dropped scatters, then a cauldron
     script = [PLAIN * R, 0, 0, 0]  # spin; cauldrons all 10
-    per_award = [0] * 11  # rider hit (0 < num), stop, 3 reels sampled, 3 rows, 3 cauldrons (5 each)
+    per_award = [0] * 10  # the Rider (0 < num) with stops 0, 3 reels sampled, 3 rows, 3 cauldrons (5 each)
     script += per_award * rules.max_awards
     # then no Rider draw any more (the bound is reached): one stop per spin
     ctx, decisions = play(game, [*script, *[0] * 100])

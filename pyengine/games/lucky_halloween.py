@@ -196,14 +196,6 @@ class LadderRules:
         return position >= self.minimum[self.count(count)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Cells:
-    """A drawn spin: its stops and window (before the Rider's symbols)."""
-
-    stops: tuple[int, ...]
-    window: Window
-
-
 class LuckyHalloween(LinesGame):
     """The game: data plus the composition of its features."""
 
@@ -269,9 +261,12 @@ class LuckyHalloween(LinesGame):
         self._scatter_counts = tuple(
             tuple(len(f) + 16 * len(b) for f, b in zip(fr, br, strict=True)) for fr, br in zip(*self._at, strict=True)
         )
-        # The fewest of each scatter that pay or trigger: fewer need no look at the positions.
-        self._free_least = min([self.free.trigger, *(n for n, x in enumerate(self.free_pays) if x)])
-        self._bonus_least = min([self.ladder.trigger, *(n for n, x in enumerate(self.bonus_pays) if x)])
+        # By packed count: too few of each scatter to pay or trigger (no look at the positions).
+        free_least = min([self.free.trigger, *(n for n, x in enumerate(self.free_pays) if x)])
+        bonus_least = min([self.ladder.trigger, *(n for n, x in enumerate(self.bonus_pays) if x)])
+        self._quiet = tuple(p & 15 < free_least and p >> 4 < bonus_least for p in range(16 * 16))
+        self._radix = self.base_reels.radix
+        self._draws = self.rider.denominator * self._radix
         self._rider_total = self.rider.total
         self._rider_den = self.rider.denominator
         cum = []
@@ -292,7 +287,7 @@ class LuckyHalloween(LinesGame):
     def play(self, ctx: RoundContext) -> RoundProcess:
         # One draw gives the Rider's (the high digit) and the stops (the low digits).
         reels = self.base_reels
-        x, index = divmod(ctx.rng.below(self._rider_den * reels.radix), reels.radix)
+        x, index = divmod(ctx.rng.below(self._draws), self._radix)
         if x >= self._rider_total:
             # The plain spin, the hot path: `LinesGame.spin_lines` with the draw above.
             stops, window = reels.draw(index)
@@ -308,8 +303,7 @@ class LuckyHalloween(LinesGame):
             # Scatters per reel and stop, packed as free + 16 x bonus: most spins stop here.
             a0, a1, a2, a3, a4 = self._scatter_counts
             s0, s1, s2, s3, s4 = stops
-            packed = a0[s0] + a1[s1] + a2[s2] + a3[s3] + a4[s4]
-            if packed & 15 < self._free_least and packed >> 4 < self._bonus_least:
+            if self._quiet[a0[s0] + a1[s1] + a2[s2] + a3[s3] + a4[s4]]:
                 ctx.win = win
                 return
             free, bonus = self._at
@@ -357,10 +351,10 @@ class LuckyHalloween(LinesGame):
             events.append(LineWin(line, symbol, count, positions, pay, amount))
         return win
 
-    def _draw(self, ctx: RoundContext, reels: ReelSet, phase: str) -> _Cells:
+    def _draw(self, ctx: RoundContext, reels: ReelSet, phase: str) -> Window:
         stops, window = reels.draw(ctx.rng.below(reels.radix))
         ctx.events.append(Spin(phase, stops, window))
-        return _Cells(stops, window)
+        return window
 
     def _rider_spin(
         self, ctx: RoundContext, feature: str, index: int
@@ -373,8 +367,7 @@ class LuckyHalloween(LinesGame):
         multiplier = 1
         if feature == "special_reels":
             # The Special Reels are other strips: their stops are a draw of their own.
-            cells = self._draw(ctx, self.special_reels, "special")
-            window = cells.window
+            window = self._draw(ctx, self.special_reels, "special")
         else:
             stops, window = self.base_reels.draw(index)
             ctx.events.append(Spin("base", stops, window))
@@ -451,17 +444,26 @@ class LuckyHalloween(LinesGame):
         base_win = ctx.win
         awards = 0
         num, den = rules.bonus_numerator, rules.bonus_denominator
+        reels = self.free_reels
         while fs.remaining:
             yield FREE_SPIN
             fs.start_spin()
-            rider = awards < rules.max_awards and rng.below(den) < num
-            if not rider:
-                _, _, win = self.spin_lines(ctx, self.free_reels, self.lines, "free")
+            if awards < rules.max_awards:
+                # One draw for the Rider's chance (high digit) and the stops (low digits).
+                x, index = divmod(rng.below(den * reels.radix), reels.radix)
+                rider = x < num
             else:
+                index = rng.below(reels.radix)
+                rider = False
+            if rider:
                 ctx.emit(RiderAppears(BONUS_SPINS))
-                cells = self._draw(ctx, self.free_reels, "free")
+            stops, window = reels.draw(index)
+            ctx.events.append(Spin("free", stops, window))
+            if not rider:
+                win = self._line_wins(ctx, window, 1)
+            else:
                 placed = tuple((reel, rng.below(3)) for reel in sorted(_sample(ctx, 5, rules.trigger)))
-                window = _overlay(cells.window, self.free_symbol, placed)
+                window = _overlay(window, self.free_symbol, placed)
                 ctx.emit(RiderSymbols(self.free_symbol, placed, window))
                 win = self._line_wins(ctx, window, 1)
                 win += self._scatter_wins(ctx, _positions(window, self.free_symbol), (), 1)
