@@ -597,3 +597,21 @@ def test_the_jackpot_takes_three_percent_of_every_stake() -> None:
         finish(s)
     assert s.jackpot is not None
     assert s.jackpot.contributed == Fraction(3, 100) * 50 * 100
+
+
+def test_the_riders_chances_never_depend_on_past_play() -> None:
+    """A round depends only on its seed, bet and choices: the same seed after a long session,
+    a big win or a losing streak plays exactly as in a fresh session."""
+    fresh = session(seed=1)
+    played = session(seed=2)
+    for _ in range(500):
+        played.spin()
+        finish(played)
+    skip = ("round_start", "round_end", "jackpot_win")  # they show the balance and the pot
+    for seed in (11, 12, 13, 2**63 + 5):
+        logs = []
+        for s in (fresh, played):
+            s.spin(seed=seed)
+            finish(s)
+            logs.append(dumps([e for e in s.history[-1].events if e.type not in skip]))
+        assert logs[0] == logs[1]
