@@ -223,7 +223,6 @@ class LuckyHalloween(LinesGame):
         self.bonus_symbol, self.bonus_pays = _scatter(sf.get("bonus"), data)
         if self.free_symbol == self.bonus_symbol:
             raise sf.error("the Free Spins and the Bonus scatters must differ")
-        ids = {s.id for s in data.symbols}
         royals_f = root.get("royals")
         self.royals = tuple(x.as_str() for x in royals_f.as_list(min_len=1))
         if not set(self.royals) <= set(data.paytable.pays):
@@ -244,7 +243,6 @@ class LuckyHalloween(LinesGame):
                 bad = sorted(set(strip) & set(banned))
                 if bad:
                     raise reels_f.get(name).as_list()[i].error(f"{why}, but this strip has {', '.join(bad)}")
-        assert ids >= {self.free_symbol, self.bonus_symbol}
         self.lines = LineEvaluator(
             data.paylines,
             data.paytable,
@@ -268,7 +266,6 @@ class LuckyHalloween(LinesGame):
         self._radix = self.base_reels.radix
         self._draws = self.rider.denominator * self._radix
         self._rider_total = self.rider.total
-        self._rider_den = self.rider.denominator
         cum = []
         acc = 0
         for w in self.rider.weights:
