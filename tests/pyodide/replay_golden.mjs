@@ -122,7 +122,11 @@ async function main(argv) {
 }
 
 main(process.argv.slice(2)).then(
-  (status) => process.exit(status),
+  // Not process.exit(): it would end the process before a piped stdout of more than 64 KiB
+  // (the report grows with the golden files) is written out.
+  (status) => {
+    process.exitCode = status;
+  },
   // A PythonError's message is the full Python traceback.
   (err) => fail(err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err)),
 );
