@@ -76,6 +76,8 @@ def test_the_report_is_complete_and_fast() -> None:
     assert all(p > 0 for p in r["pumpkin_tree_odds"].values())
     assert set(r["cauldron_odds"]) == {"10", "12", "15", "16", "18", "20"}
     assert all(p > 0 for p in r["cauldron_odds"].values())
+    assert set(r["bonus_spins_odds"]) == {"5", "6", "7", "8"}
+    assert all(p > 0 for p in r["bonus_spins_odds"].values())
     for n, finals in r["ladder_finals"].items():
         assert all(p > 0 for p in finals.values()), n
         assert "800" in finals

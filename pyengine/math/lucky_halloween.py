@@ -259,6 +259,8 @@ class HalloweenMath:
     full_moon_frequency: Fraction
     tree_mean: Fraction
     cauldron_odds: dict[int, Fraction]
+    bonus_awards: Fraction
+    """E[bonus-spin awards] per paid round."""
     series_spins: Fraction
     top_rung_probability: Fraction
 
@@ -357,6 +359,13 @@ def halloween_math(game: LuckyHalloween) -> HalloweenMath:
         (weight[k] * sum(spins[k].free[rules.trigger :], Fraction(0)) for k in weight), Fraction(0)
     )
     fm_freq = sum((weight[k] * sum(spins[k].bonus[lad.trigger :], Fraction(0)) for k in weight), Fraction(0))
+    # Awards per feature: the spins beyond the start, over the mean award.
+    awards = Fraction(0)
+    for k, wk in weight.items():
+        for n, p in enumerate(spins[k].free):
+            if n >= rules.trigger:
+                start = sum((pc * rules.spins(c, n) for c, pc in cauldron.items()), Fraction(0))
+                awards += wk * p * (expected[n] - start) / mean_extra
     top = Fraction(0)
     for k, wk in weight.items():
         for n, p in enumerate(spins[k].bonus):
@@ -377,6 +386,7 @@ def halloween_math(game: LuckyHalloween) -> HalloweenMath:
         full_moon_frequency=fm_freq,
         tree_mean=tree_mean,
         cauldron_odds=cauldron,
+        bonus_awards=awards,
         series_spins=series,
         top_rung_probability=top,
     )
@@ -453,6 +463,9 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "free_spin_average_x": float(m.free_spin_win),
         "free_spins_series_spins_unbounded": float(m.series_spins),
         "cauldron_odds": {str(c): float(p * m.free_spins_frequency) for c, p in m.cauldron_odds.items()},
+        "bonus_spins_odds": {
+            str(v): float(m.bonus_awards * p) for v, p in _weights(game.free.bonus_cauldron).items()
+        },
         "full_moon_frequency": float(m.full_moon_frequency),
         "full_moon_every": _every(m.full_moon_frequency),
         "ladder_value_x": {str(n): float(v) for n, v in m.ladder_value.items()},
