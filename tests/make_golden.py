@@ -98,6 +98,18 @@ def _bonus_without_ladder(evs: list[Event]) -> bool:
     return "hold_and_respin_end" in _types(evs) and "ladder_prize" not in _types(evs)
 
 
+def _lucky(name: str, stream: int, check: Check, **kw: Any) -> Case:
+    return Case("lucky_halloween", name, check, stream, 20, 5, **kw)
+
+
+def _rider(feature: str) -> Check:
+    return lambda evs: any(e.type == "rider" and getattr(e, "feature", "") == feature for e in evs)
+
+
+def _shortcut(evs: list[Event]) -> bool:
+    return any(e.type == "ladder_climb" and getattr(e, "landed", 0) != getattr(e, "position", 0) for e in evs)
+
+
 MOON_JACKPOT = 1234
 """The jackpot a golden record says its round won (a record keeps the pot's outcome)."""
 
@@ -142,6 +154,18 @@ CASES: list[Case] = [
     _fmf("loss", 300, lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
     _fmf("line_win", 301, lambda evs: "line_win" in _types(evs) and "scatter_win" not in _types(evs)),
     _fmf("winfalls", 303, _deep_winfalls),
+    _lucky("loss", 300, lambda evs: evs[-1].win == 0),  # type: ignore[attr-defined]
+    _lucky("line_win", 301, lambda evs: "line_win" in _types(evs) and "rider" not in _types(evs)),
+    _lucky("special_reels", 302, _rider("special_reels")),
+    _lucky("pumpkin_tree", 303, lambda evs: _rider("pumpkin_tree")(evs) and "line_win" in _types(evs)),
+    _lucky("random_wilds", 304, _rider("random_wilds")),
+    _lucky("mega_wild", 305, _rider("mega_wild")),
+    _lucky("rider_free_spins", 306, _rider("free_spins")),
+    _lucky("rider_full_moon_bonus", 307, _rider("full_moon_bonus")),
+    _lucky("free_spins", 308, lambda evs: "free_spins_end" in _types(evs) and "rider" not in _types(evs)),
+    _lucky("bonus_spins", 309, _rider("bonus_spins")),
+    _lucky("ladder_shortcut", 310, _shortcut),
+    _lucky("jackpot", 311, lambda evs: "jackpot_win" in _types(evs), jackpot=MOON_JACKPOT),
 ]
 
 

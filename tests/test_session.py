@@ -639,6 +639,11 @@ def _collect_events() -> list[Event]:
     assert ms.jackpot is not None
     now[0] = ms.jackpot.deadline_ms / 1000
     out += play_round(ms, picker)
+    # Lucky Halloween: the Pumpkin Rider, his placed symbols and the Full Moon ladder.
+    lh = Session("lucky_halloween", balance=10**9, seed=2)
+    own = {"rider", "rider_symbols", "ladder_start", "ladder_climb", "ladder_win"}
+    while not own <= {e.type for e in out}:
+        out += play_round(lh, picker)
     # The fixture game: a charm chosen and a board picked; a cascade with its multiplier.
     fx = Session("pick_fixture", balance=10**6, seed=1)
     while not any(e.type == "pick_end" for e in out):

@@ -21,6 +21,7 @@ _REGISTRY: dict[str, str] = {
     "moon_spell": "pyengine.games.moon_spell",
     "moonshine": "pyengine.games.moonshine",
     "full_moon_fever": "pyengine.games.full_moon_fever",
+    "lucky_halloween": "pyengine.games.lucky_halloween",
 }
 """Game id -> the module that defines its ``PLUGIN``: one line per game."""
 
