@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..data import Field
 from ..errors import SnapshotError, shown
 from ..model import MAX_AMOUNT, MAX_TIME_MS
 from ..rng import Rng
@@ -36,6 +37,18 @@ class JackpotRules:
     deadline_minute: int
     min_minutes: int
     odds_per_second: int
+
+    @classmethod
+    def from_field(cls, f: Field) -> JackpotRules:
+        """The rules from a game's ``jackpot`` section: ``contribution`` (a share between 0
+        and 1), ``deadline_utc_minute``, ``min_minutes`` and ``odds_per_second``."""
+        c = f.get("contribution").as_fraction()
+        if not 0 < c < 1:
+            raise f.get("contribution").error("must be a share between 0 and 1")
+        minute = f.get("deadline_utc_minute").as_int(minimum=0)
+        if minute >= 1440:
+            raise f.get("deadline_utc_minute").error("must be a minute of the day, 0 to 1439")
+        return cls(c, minute, f.get("min_minutes").as_int(minimum=1), f.get("odds_per_second").as_int(minimum=1))
 
     def deadline_after(self, start_ms: int) -> int:
         """The first daily deadline at least ``min_minutes`` after ``start_ms``."""

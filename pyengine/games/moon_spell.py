@@ -97,7 +97,7 @@ class MoonSpell(LinesGame):
         self.respin = HoldAndRespinRules.from_field(root.get("hold_and_respin"), len(POSITIONS), chance="respin_moon")
         self.buy = _buy_rules(root.get("feature_buy"), self.respin.trigger)
         self.max_win_x = root.get("max_win_x").as_int(minimum=1)
-        self.jackpot = _jackpot_rules(root.get("jackpot"))
+        self.jackpot = JackpotRules.from_field(root.get("jackpot"))
         for lines in data.bets.lines:
             for level in data.bets.levels:
                 total = lines * level
@@ -252,16 +252,6 @@ def _buy_rules(f: Field, trigger: int) -> BuyRules:
     if not moons:
         raise f.get("moons").error("needs at least one count")
     return BuyRules(f.get("price_x").as_int(minimum=1), f.get("target_rtp").as_fraction(), tuple(sorted(moons)))
-
-
-def _jackpot_rules(f: Field) -> JackpotRules:
-    c = f.get("contribution").as_fraction()
-    if not 0 < c < 1:
-        raise f.get("contribution").error("must be a share between 0 and 1")
-    minute = f.get("deadline_utc_minute").as_int(minimum=0)
-    if minute >= 1440:
-        raise f.get("deadline_utc_minute").error("must be a minute of the day, 0 to 1439")
-    return JackpotRules(c, minute, f.get("min_minutes").as_int(minimum=1), f.get("odds_per_second").as_int(minimum=1))
 
 
 def load() -> MoonSpell:

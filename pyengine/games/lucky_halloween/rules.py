@@ -231,10 +231,4 @@ def ladder_rules(f: Field) -> LadderRules:
 
 def jackpot_rules(f: Field) -> JackpotRules:
     """The ``jackpot`` section (the shared time jackpot)."""
-    c = f.get("contribution").as_fraction()
-    if not 0 < c < 1:
-        raise f.get("contribution").error("must be a share between 0 and 1")
-    minute = f.get("deadline_utc_minute").as_int(minimum=0)
-    if minute >= 1440:
-        raise f.get("deadline_utc_minute").error("must be a minute of the day, 0 to 1439")
-    return JackpotRules(c, minute, f.get("min_minutes").as_int(minimum=1), f.get("odds_per_second").as_int(minimum=1))
+    return JackpotRules.from_field(f)
