@@ -5,7 +5,6 @@ and whole rounds through `Session`."""
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ from pyengine.replay import replay
 from pyengine.rng import ScriptedRng
 from pyengine.round import Decision, RoundContext
 from pyengine.session import Session
+from tests.data_support import edited
 
 T0 = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 ROOT = read_data_file("lucky_halloween.json").value
@@ -72,14 +72,7 @@ def rider_draw(feature: str) -> int:
 
 
 def variant(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = copy.deepcopy(ROOT)
-    for path, value in changes.items():
-        node = data
-        keys = path.split("__")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return data
+    return edited(ROOT, **changes)
 
 
 def build(data: dict[str, Any]) -> LuckyHalloween:

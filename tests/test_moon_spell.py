@@ -4,7 +4,6 @@ hand-made windows and scripted draws, and through `Session` where the session ma
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Sequence
 from fractions import Fraction
@@ -42,6 +41,7 @@ from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
 from pyengine.round import Decision, RoundContext
 from pyengine.session import Session
+from tests.data_support import edited
 
 T0 = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 ROOT = read_data_file("moon_spell.json").value
@@ -68,14 +68,7 @@ XR = _starts(GAME.moon.respin_weights)
 
 
 def variant(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = copy.deepcopy(ROOT)
-    for path, value in changes.items():
-        node = data
-        keys = path.split("__")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return data
+    return edited(ROOT, **changes)
 
 
 def build(data: dict[str, Any]) -> MoonSpell:

@@ -6,7 +6,6 @@ and scripted draws, and through `Session` where the session matters."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +36,7 @@ from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
 from pyengine.round import Decision, RoundContext
 from pyengine.session import Session
+from tests.data_support import edited
 
 ROOT = read_data_file("moonshine.json").value
 
@@ -52,14 +52,7 @@ G, SH, BO = "GRANDMA", "SHERIFF", "BONUS"
 
 
 def variant(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = copy.deepcopy(ROOT)
-    for path, value in changes.items():
-        node = data
-        keys = path.split("__")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return data
+    return edited(ROOT, **changes)
 
 
 def load(data: dict[str, Any]) -> Moonshine:
