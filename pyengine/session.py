@@ -484,13 +484,15 @@ class Session:
         return events[start:]
 
     def _finish(self, rnd: _Round) -> None:
-        game_win = rnd.win
-        if rnd.jackpot and not rnd.jackpot_paid:
-            rnd.events.append(JackpotWin(rnd.jackpot))
-            self.balance += rnd.jackpot
+        win = rnd.win  # the game's own win
+        jackpot = rnd.jackpot
+        if jackpot and not rnd.jackpot_paid:
+            rnd.events.append(JackpotWin(jackpot))
+            self.balance += jackpot
             rnd.jackpot_paid = True
-        self.balance = balance = self.balance + game_win
-        rnd.win = win = game_win + rnd.jackpot  # everything the round credited
+        self.balance = balance = self.balance + win
+        if jackpot:
+            rnd.win = win = win + jackpot  # everything the round credited
         rnd.events.append(RoundEnd(win, balance))
         rnd.process = None
         # Kept as the finished _Round; `history` builds the records when asked.

@@ -95,15 +95,18 @@ def spin_lines(
     (stops, window, the line win). Scatters and features are the game's own. (A module
     function, called directly: a method lookup a spin costs measurably.)"""
     stops, window = reels.draw(ctx.rng.below(reels.radix))
-    events = ctx.events
-    events.append(Spin(phase, stops, window))
+    append = ctx.events.append
+    append(Spin(phase, stops, window))
     bet = ctx.bet
+    hits = lines.wins(window, bet.lines)
+    if not hits:
+        return stops, window, 0
     per_line = bet.bet_per_line * bet.coins
     win = 0
-    for line, symbol, count, positions, multiplier in lines.wins(window, bet.lines):
+    for line, symbol, count, positions, multiplier in hits:
         amount = multiplier * per_line
         win += amount
-        events.append(LineWin(line, symbol, count, positions, multiplier, amount))
+        append(LineWin(line, symbol, count, positions, multiplier, amount))
     return stops, window, win
 
 
