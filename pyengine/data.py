@@ -3,7 +3,7 @@
 Game data (symbols, paytable, strips, paylines, weights, bets, operator defaults) lives in
 JSON files in ``pyengine/games/data``. Everything is checked at load time; a problem raises
 `GameDataError` naming the file and the field, e.g.
-``book_of_spells.json: field 'reels.base[2][14]': unknown symbol 'XX'``.
+``<id>.json: field 'reels.base[2][14]': unknown symbol 'XX'``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ minor units. A round starts with `spin`; if it waits on the player, `pending` sa
 decision and which choices are allowed, and `choose` answers it. Every error is a
 `ValueError` subclass raised before anything changes.
 
->>> s = Session("book_of_spells", balance=10_000, seed=7)
+>>> from pyengine.games import GAME_IDS
+>>> s = Session(GAME_IDS[0], balance=10_000, seed=7)  # any registered game
 >>> events = s.spin()
 >>> events[0].type, s.balance + s.bet.total <= 10_000 + sum(getattr(e, "win", 0) for e in events[-1:])
 ('round_start', True)
