@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +31,7 @@ from pyengine.math.simulate import simulate
 from pyengine.model import Bet
 from pyengine.rng import Rng
 from pyengine.round import RoundContext
+from tests.pick_support import Strategy, distinct_boards, first, last
 
 
 def _game() -> Moonshine:
@@ -149,38 +150,6 @@ def test_the_closed_form_is_the_distribution_mean(count: int) -> None:
     assert min(dist) == (count, 1)
 
 
-def _distinct_boards(prizes: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-    """Every distinct arrangement of the multiset ``prizes`` (each equally likely)."""
-    counts = Counter(prizes)
-    labels = sorted(counts)
-    board: list[str] = []
-
-    def place(n: int) -> Iterator[tuple[str, ...]]:
-        if n == 0:
-            yield tuple(board)
-            return
-        for label in labels:
-            if counts[label]:
-                counts[label] -= 1
-                board.append(label)
-                yield from place(n - 1)
-                board.pop()
-                counts[label] += 1
-
-    yield from place(len(prizes))
-
-
-Strategy = Callable[[tuple[str, ...], tuple[tuple[int, str], ...]], str]
-
-
-def _left(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
-    return closed[0]
-
-
-def _right(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
-    return closed[-1]
-
-
 def _adaptive(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
     """Reads the board: after a multiplier it goes to the far end, after a spin to the next
     row's middle, at first to the centre."""
@@ -234,8 +203,8 @@ def _played(board: tuple[str, ...], strategy: Strategy) -> tuple[str, ...]:
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
-    "left": lambda: _left,
-    "right": lambda: _right,
+    "left": lambda: first,
+    "right": lambda: last,
     "adaptive": lambda: _adaptive,
     "random": _random,
 }
@@ -251,7 +220,7 @@ def test_every_strategy_sees_the_same_spins_and_multiplier_over_every_board() ->
     strategies = {name: make() for name, make in STRATEGIES.items()}
     outcomes: dict[str, Counter[tuple[int, int]]] = {name: Counter() for name in strategies}
     boards = 0
-    for board in _distinct_boards(rules.pick.prizes):
+    for board in distinct_boards(rules.pick.prizes):
         for name, strategy in strategies.items():
             picked = _picked(board, stoppers, strategy)
             if boards % 97 == 0:

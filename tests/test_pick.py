@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
 from fractions import Fraction
 from math import factorial
 
@@ -23,21 +22,10 @@ from pyengine.replay import replay
 from pyengine.rng import Rng, ScriptedRng
 from pyengine.round import RoundContext
 from pyengine.session import Session
+from tests.pick_support import Strategy, distinct_boards, first, last
 from tests.fixture_game.pick_fixture import PickFixture, bonus_value, bonus_win
 
 FIXTURE = "pick_fixture"
-
-Strategy = Callable[[tuple[str, ...], tuple[tuple[int, str], ...]], str]
-"""Given the closed cells and what was revealed so far, the cell to open."""
-
-
-def _first(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
-    return closed[0]
-
-
-def _last(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
-    return closed[-1]
-
 
 def _adaptive(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) -> str:
     """Looks at what it saw: after a "+2" it jumps to the far end, else to the middle."""
@@ -46,7 +34,7 @@ def _adaptive(closed: tuple[str, ...], revealed: tuple[tuple[int, str], ...]) ->
     return closed[len(closed) // 2]
 
 
-STRATEGIES: dict[str, Strategy] = {"first": _first, "last": _last, "adaptive": _adaptive}
+STRATEGIES: dict[str, Strategy] = {"first": first, "last": last, "adaptive": _adaptive}
 
 
 def _game() -> PickFixture:
@@ -57,24 +45,6 @@ def _game() -> PickFixture:
 
 def _ctx(seed: int = 0) -> RoundContext:
     return RoundContext(Rng(seed), Bet(3, 5), {})
-
-
-def _distinct_boards(prizes: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-    """Every distinct arrangement of the multiset ``prizes`` (each equally likely)."""
-    counts = Counter(prizes)
-
-    def place(left: Counter[str], n: int) -> Iterator[tuple[str, ...]]:
-        if n == 0:
-            yield ()
-            return
-        for label in sorted(left):
-            if left[label]:
-                left[label] -= 1
-                for rest in place(left, n - 1):
-                    yield (label, *rest)
-                left[label] += 1
-
-    yield from place(counts, len(prizes))
 
 
 def _play(rules: PickRules, board: tuple[str, ...], strategy: Strategy) -> tuple[str, ...]:
@@ -99,7 +69,7 @@ def test_every_strategy_gives_the_same_outcomes_over_every_board() -> None:
         expected //= factorial(c)
     outcomes: dict[str, Counter[tuple[str, ...]]] = {name: Counter() for name in STRATEGIES}
     boards = 0
-    for board in _distinct_boards(rules.prizes):
+    for board in distinct_boards(rules.prizes):
         boards += 1
         for name, strategy in STRATEGIES.items():
             outcomes[name][tuple(sorted(_play(rules, board, strategy)))] += 1
