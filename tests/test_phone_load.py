@@ -53,6 +53,18 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         assert seen["painted"] == 3 + len(drawn), seen  # background, logo, frame and each symbol shown
         v.shot("loading-art-phone")
         h.wait_state(page, "ready", measure.PHONE_TIMEOUT_MS)
+        # On a 3x screen the game's canvas is drawn at 2 device pixels per CSS pixel (the art
+        # is rasterised and every frame filled at 4/9 of the pixels).
+        ratio = page.evaluate(
+            "() => { const c = document.getElementById('reels'); return c.width / c.getBoundingClientRect().width; }"
+        )
+        assert abs(ratio - 2.0) < 0.02, ratio
+        # The client's start-up steps are in the page's marks (build.py bench prints them).
+        marks = page.evaluate("() => window.slotStudio.marks")
+        steps = ["py:main", "py:session", "py:controller", "py:images", "py:rasterized", "py:resumed", "py:drawn"]
+        assert all(s in marks for s in steps), sorted(marks)
+        assert [marks[s] for s in steps] == sorted(marks[s] for s in steps), marks
+        assert marks["py:drawn"] <= marks["ready"], marks
         rows = measure.wire(page)
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]

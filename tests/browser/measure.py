@@ -50,6 +50,13 @@ STAGES = [
     ("Python ready (interpreter)", "py:Loaded interpreter"),
     ("wheel + client unpacked", "py:Loaded files"),
     ("main.py starts", "pyReady"),
+    ("the client starts (App)", "py:main"),
+    ("session restored or made", "py:session"),
+    ("controller and screen made", "py:controller"),
+    ("game pictures decoded", "py:images"),
+    ("sprites rasterised", "py:rasterized"),
+    ("round resumed, first tick", "py:resumed"),
+    ("first frame drawn", "py:drawn"),
     ("data-state=ready", "ready"),
 ]
 

@@ -54,6 +54,24 @@ def _bind_page() -> None:
     PERF = window.performance
 
 
+MAX_PIXEL_RATIO = 2.0
+"""The canvas is drawn at most 2 device pixels per CSS pixel: a phone's 3x screen would
+have 2.25 times the pixels to fill on every frame and to rasterise the art into at start-up,
+for a difference the eye does not see at arm's length (the loading screen does the same)."""
+
+
+def pixel_ratio() -> float:
+    """Device pixels per CSS pixel of the game's canvas (`MAX_PIXEL_RATIO` at most)."""
+    return min(float(window.devicePixelRatio or 1), MAX_PIXEL_RATIO)
+
+
+def mark(name: str) -> None:
+    """Record when a start-up step ended (ms since navigation) in the page's marks (``build.py bench``)."""
+    marks = getattr(STUDIO, "marks", None)
+    if marks is not None and nil(getattr(marks, name, None)):
+        setattr(marks, name, PERF.now())
+
+
 def wall_clock() -> float:
     """The session's clock: the browser's ``Date.now()`` in seconds (Playwright's ``page.clock`` sets it)."""
     return float(js.Date.now()) / 1000.0
@@ -299,6 +317,7 @@ _METER_FIELD = {"balance": "balance", "bet": "total_bet", "lines": "lines", "bpl
 # -- the app ------------------------------------------------------------------------------------
 class App:
     def __init__(self) -> None:
+        mark("py:main")
         params = STUDIO.params
         self.game_id = str(params.game)
         self.seed = None if nil(params.seed) else int(str(params.seed), 0)
@@ -313,6 +332,7 @@ class App:
         self.key = f"slotstudio:{STORAGE_VERSION}:{self.game_id}{suffix}"
         self.settings_key = f"slotstudio:{STORAGE_VERSION}:settings"
         self.session = self._load_session(params)
+        mark("py:session")
         self.page = Page(self.game_id, self.key)
         self.page.app = self
         prefs = self._load_prefs()
@@ -434,7 +454,7 @@ class App:
     # -- sizing ------------------------------------------------------------------------------
     def resize(self, *_args: Any) -> None:
         rect = self.stage.getBoundingClientRect()
-        dpr = float(window.devicePixelRatio or 1)
+        dpr = pixel_ratio()
         w, h = max(int(rect.width * dpr), 1), max(int(rect.height * dpr), 1)
         if w == self.canvas.width and h == self.canvas.height and self.canvas.sprites:
             return
@@ -517,7 +537,7 @@ class App:
             self.controller.press("release", PERF.now())
 
     def on_tap(self, evt: Any) -> None:
-        dpr = float(window.devicePixelRatio or 1)
+        dpr = pixel_ratio()
         x = float(getattr(evt, "offsetX", 0) or 0) * dpr
         y = float(getattr(evt, "offsetY", 0) or 0) * dpr
         self.controller.now = float(PERF.now())
@@ -643,7 +663,7 @@ class App:
         overlay = board(self.controller)
         if overlay is None:
             return None
-        dpr = float(window.devicePixelRatio or 1)
+        dpr = pixel_ratio()
         x0, y0, size, gap = overlay.geometry(self.layout)
         boxes = []
         for i in range(len(overlay.cells)):
@@ -677,8 +697,11 @@ class App:
         STUDIO.fail(f"The game stopped because of an error: {exc}")
 
     async def start(self) -> None:
+        mark("py:controller")
         await self.load_images()
+        mark("py:images")
         self.resize()
+        mark("py:rasterized")
         self.listen(window, "resize", self.resize)
         self.listen(window, "storage", self.on_storage)
         observer = window.ResizeObserver.new(create_proxy(self.resize))
@@ -712,7 +735,9 @@ class App:
         document.getElementById("title").textContent = self.controller.desc["name"]
         self.controller.resume()
         self.controller.tick(PERF.now())
+        mark("py:resumed")
         draw(self.canvas, self.layout, self.controller.view, PERF.now())
+        mark("py:drawn")
         document.body.classList.add("ready")
         self.ready_ms = float(PERF.now())
         self.publish_stats()
