@@ -696,7 +696,8 @@ class Controller:
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
         if self.locked:
             # Played in another tab: only the information pages (and the meters' units) stay open.
-            b = {k: v if k in ("paytable", "help", "history", "units") else replace(v, enabled=False) for k, v in b.items()}
+            still = ("paytable", "help", "history", "units")
+            b = {k: v if k in still else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(
             balance=self.meter(self.balance_shown),
