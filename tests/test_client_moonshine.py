@@ -219,6 +219,7 @@ def test_a_full_bonus_card_pick_tally_start_block_free_spins_and_total() -> None
     calls = r.canvas.take()
     assert any(k[0] == "sprite" and k[1] == ms.BLOCK for k in calls)
     assert any(k[0] == "text" and k[1] == b.tally for k in calls)
+    assert any(k[0] == "text" and k[1] == "PICK A BLOCK" for k in calls)
     # A click on a block: the first one opens.
     x0, y0, size, _gap = b.geometry(r.layout)
     before = len(round_log(r.session))
@@ -240,6 +241,7 @@ def test_a_full_bonus_card_pick_tally_start_block_free_spins_and_total() -> None
     def watch(c: Controller) -> None:
         o = board(c)
         if o is not None and o.message:
+            assert o.message == "THE OTHER BLOCKS HELD"
             ended.append(all(cell.prize is not None for cell in o.cells))
         if c.view.status:
             statuses.add(c.view.status)

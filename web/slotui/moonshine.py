@@ -123,6 +123,8 @@ LOOK = PickLook(
     sprite=lambda name, prize: BLOCK_FACES.get(prize),
     cover=BLOCK,
     tally=tally,
+    prompt="PICK A BLOCK",
+    ending="THE OTHER BLOCKS HELD",
 )
 
 

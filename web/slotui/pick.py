@@ -43,7 +43,9 @@ class PickLook:
     text; ``sprite`` the picture key drawn for a face or a prize (None: text only);
     ``cover`` the picture of a hidden cell (drawn when the canvas has it); ``tally`` the
     line under the title while the board is up, from the stage and the board (e.g. what
-    the cells opened so far add up to), brought up to date after every reveal.
+    the cells opened so far add up to), brought up to date after every reveal; ``prompt``
+    the words under the board while it waits on the player, ``ending`` those over the end,
+    when the unpicked cells show what they held.
     """
 
     titles: dict[str, str] = field(default_factory=dict)
@@ -51,6 +53,8 @@ class PickLook:
     sprite: Callable[[str, str], str | None] | None = None
     cover: str = "pick_cover"
     tally: Callable[[Any, PickOverlay], str] | None = None
+    prompt: str = "PICK A CELL"
+    ending: str = "THE OTHER CELLS HELD"
 
     def tally_text(self, c: Stage, overlay: PickOverlay) -> str:
         return self.tally(c, overlay) if self.tally is not None else ""
@@ -155,7 +159,7 @@ class PickOverlay:
                 x = x0 + col * (size + gap)
                 y = y0 + row * (size + gap)
                 canvas.stroke_rect(x - 3, y - 3, size + 6, size + 6, GOLD, max(3.0, size * 0.05))
-        text = self.message or ("PICK A CELL" if self.waiting else "")
+        text = self.message or (self.look.prompt if self.waiting else "")
         if text:
             below = min(y0 + self.rows * (size + gap) + L.cell * 0.22, L.height - 8)
             canvas.text(text, L.width / 2, below, L.cell * 0.18, INK)
@@ -265,7 +269,7 @@ class EndBeat(Beat):
                 overlay.cells[cell].prize = prize
                 overlay.cells[cell].turned_at = now
         overlay.waiting = False
-        overlay.message = "THE OTHER CELLS HELD"
+        overlay.message = overlay.look.ending
         c.host.announce("The other cells held: " + ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes))
 
     def update(self, c: Stage, now: float) -> bool:
