@@ -16,6 +16,7 @@ from pyengine import events as ev
 from pyengine.model import Bet
 from pyengine.session import Session
 from slotui import moonshine as ms
+from slotui.canvas import RecordingCanvas
 from slotui.controller import Controller
 from slotui.intro import FeatureCard
 from slotui.keys import action_for_key, shortcuts
@@ -270,6 +271,27 @@ def test_a_full_bonus_card_pick_tally_start_block_free_spins_and_total() -> None
     text = ms.history_board(record, c.fmt, "static/games/moonshine", {})
     assert f"{spins} free spins at {mult}×" in text
     assert c.fmt(end.win) in text
+
+
+def test_reduced_motion_keeps_the_multiplier_badge_still() -> None:
+    r = rig(seed_of("bonus"), reduced_motion=True)
+    to_pick(r)
+
+    def badge(c: Controller) -> bool:
+        if idle(c) and c.pending_kind == "pick":
+            c.press("pick_enter", c.now)
+        return c.view.overlay(ms.MultiplierBadge) is not None
+
+    r.until(badge, 300_000)
+    found = r.controller.view.overlay(ms.MultiplierBadge)
+    assert found is not None
+    assert found.still
+    sizes = set()
+    for t in (0.0, 130.0, 400.0):
+        canvas = RecordingCanvas(1000, 700)
+        found.draw(canvas, r.layout, found.started + t)
+        sizes |= {k[4] for k in canvas.calls if k[0] == "text"}
+    assert len(sizes) == 1
 
 
 def test_reload_at_start_shows_the_card_waiting_again() -> None:

@@ -195,6 +195,15 @@ def test_coin_controls_a_sheriff_win_and_a_grandma_win_on_a_phone(browser: Any, 
         assert meter(page, "win") == coins(win, 5)
         assert events(page, "roundStart")[1]["stake"] == 250
         v.shot("moonshine-grandma-win-phone")
+        # The paytable: pays in coins per coin bet, the Sheriff x the total coins bet.
+        page.locator("[data-action=paytable]").tap()
+        page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+        text = str(page.text_content("#dlg-paytable .dlg-body"))
+        assert "coins per coin bet" in text
+        assert "3: 3 × 50 = 150 coins (7.50)" in text  # 25 lines x 2 coins of 0.05
+        v.shot("moonshine-paytable-phone")
+        page.click("#dlg-paytable [data-close]")
+        page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
         # The meters in money, and back after a reload the player's choice stays.
         page.locator("[data-action=units]").tap()
         h.wait_text(page, "#currency", "FUN")
@@ -264,6 +273,7 @@ def test_the_bonus_by_click_and_keyboard_with_reloads_mid_pick_and_mid_free_spin
     ended = pick_board(page)
     if ended is not None:
         assert len(ended["open"]) == 18  # the unpicked blocks are shown
+        page.wait_for_timeout(400)  # they have turned over
         visit.shot("moonshine-pick-end")
     wait_events(page, "featureStart")
     # A reload mid free spins (two of them played).

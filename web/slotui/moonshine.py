@@ -226,13 +226,15 @@ class MultiplierBadge:
 
     multiplier: int
     started: float
+    still: bool = False
+    """Reduced motion: no pulse."""
 
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
         L = layout
         size = L.top_h * 0.86
         x = L.width - size - L.width * 0.015
         y = L.top_h * 0.07
-        pulse = 1.0 + 0.06 * math.sin((now - self.started) / 260.0)
+        pulse = 1.0 if self.still else 1.0 + 0.06 * math.sin((now - self.started) / 260.0)
         canvas.fill_rect(x, y, size, size, "rgba(20,12,6,0.72)")
         canvas.stroke_rect(x, y, size, size, GOLD, max(2.0, size * 0.04))
         if canvas.has_sprite(BONUS):
@@ -246,7 +248,7 @@ def _show_badge(c: Stage, multiplier: int) -> None:
     c.scratch["multiplier"] = multiplier
     badge = c.view.overlay(MultiplierBadge)
     if badge is None:
-        c.view.overlays.insert(0, MultiplierBadge(multiplier, c.now))
+        c.view.overlays.insert(0, MultiplierBadge(multiplier, c.now, still=c.reduced_motion))
     else:
         badge.multiplier = multiplier
 
