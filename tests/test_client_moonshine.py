@@ -446,9 +446,12 @@ def test_a_game_without_coins_shows_neither_the_coin_stepper_nor_the_units() -> 
     assert not controls.buttons["coins_up"].visible
     assert not controls.buttons["units"].visible
     assert (controls.coins, controls.bet_label, controls.currency) == ("", "Bet", "FUN")
+    bet = r.session.bet
     r.press("units")
+    r.press(action_for_key("Digit4", r.controller.context()) or "")
     r.run(20)
     assert r.host.controls.balance == r.controller.fmt(r.session.balance)
+    assert r.session.bet == bet  # one coin a line is all such a game offers
 
 
 # -- pages ------------------------------------------------------------------------------------------------
