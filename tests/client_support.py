@@ -79,6 +79,20 @@ GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
             "jackpot_win",
         )
     ),
+    "moonshine": frozenset(
+        (
+            *_SHARED[:-2],
+            "round_end",
+            "scatter_win",
+            "pick_start",
+            "pick_reveal",
+            "pick_end",
+            "free_spins_awarded",
+            "free_spin_start",
+            "win_multiplier",
+            "free_spins_end",
+        )
+    ),
     "pick_fixture": frozenset(
         (*_SHARED[:-2], "round_end", "pick_start", "pick_reveal", "pick_end")
     ),
@@ -209,13 +223,14 @@ def make_rig(
     resume: bool = False,
     game: str = GAME,
     clock: Callable[[], float] = wall_clock,
+    sprites: tuple[str, ...] = SPRITES,
 ) -> Rig:
     """A controller on ``Session(game, seed=seed)`` (or ``session``), ticked once at ``start_ms``."""
     if session is None:
         session = Session(game, seed=seed, settings=settings, balance=balance, clock=clock)
     host = FakeHost()
     c = Controller(session, host, turbo=turbo, reduced_motion=reduced_motion)
-    canvas = RecordingCanvas(size[0], size[1], sprites=SPRITES)
+    canvas = RecordingCanvas(size[0], size[1], sprites=sprites)
     layout = compute_layout(*size)
     c.now = start_ms
     if resume:
@@ -374,10 +389,11 @@ def restore_rig(
     start_ms: float = 500_000.0,
     game: str = GAME,
     clock: Callable[[], float] = wall_clock,
+    sprites: tuple[str, ...] = SPRITES,
 ) -> Rig:
     """What a reload does: `Session.restore` the saved text, a new `Controller`, ``resume()``."""
     session = Session.restore(snapshot, game=game, clock=clock)
-    return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True)
+    return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True, sprites=sprites)
 
 
 def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None) -> None:

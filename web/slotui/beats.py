@@ -123,7 +123,7 @@ class WinsBeat(Beat):
         v.highlights = sorted({p for w in self.wins for p in _positions(w)})
         if self.tier:
             v.banner = Banner(
-                self.tier, c.fmt(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier)
+                self.tier, c.amount(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier)
             )
         words = "Win" if not self.tier else self.tier.title()
         c.host.announce(f"{words}: {c.fmt(self.total)}")
@@ -166,17 +166,17 @@ def show_line(c: Stage, w: ev.Event | None) -> None:
         v.line_rows = tuple(c.desc["paylines"][w.line - 1])
         v.line_count = w.count
         v.highlights = _positions(w)
-        v.line_label = f"LINE {w.line}: {c.fmt(w.win)}"
+        v.line_label = f"LINE {w.line}: {c.amount(w.win)}"
     elif isinstance(w, ev.ScatterWin):
         v.highlights = _positions(w)
-        v.line_label = f"{w.count} SCATTERS: {c.fmt(w.win)}"
+        v.line_label = f"{w.count} SCATTERS: {c.amount(w.win)}"
     elif isinstance(w, ev.ExpandedWin):
         v.highlights = [(r, row) for r in w.reels for row in range(c.view.reels.rows)]
-        v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.fmt(w.win)}"
+        v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.amount(w.win)}"
     else:
         v.highlights = _positions(w)
         label = c.screen.win_label
-        v.line_label = label(w, c) if label is not None else f"WIN {c.fmt(int(getattr(w, 'win', 0)))}"
+        v.line_label = label(w, c) if label is not None else f"WIN {c.amount(int(getattr(w, 'win', 0)))}"
 
 
 # -- instant events -------------------------------------------------------------------

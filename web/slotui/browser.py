@@ -215,7 +215,8 @@ class Page:
         self.game_id = game_id
         self.key = key
         self.buttons = {b.dataset.action: b for b in document.querySelectorAll("[data-action]")}
-        found = {name: document.getElementById(f"meter-{name}") for name in ("balance", "bet", "lines", "bpl", "win")}
+        names = ("balance", "bet", "lines", "bpl", "win", "coins")
+        found = {name: document.getElementById(f"meter-{name}") for name in names}
         self.meters = {k: v for k, v in found.items() if not nil(v)}
         currency = document.getElementById("currency")
         self.currency = None if nil(currency) else currency
@@ -226,6 +227,9 @@ class Page:
         self.jackpot_time = self._find("jackpot-time")
         lines = document.querySelector(".stepper.lines")
         self.lines_group = None if nil(lines) else lines
+        coins = document.querySelector(".stepper.coins")
+        self.coins_group = None if nil(coins) else coins
+        self.bet_label = self._find("lbl-bet")
         self.last: Controls | None = None
         self.controller: Controller | None = None
         self.app: App | None = None
@@ -260,6 +264,7 @@ class Page:
             ("lines", c.lines),
             ("bpl", c.bet_per_line),
             ("win", c.win),
+            ("coins", c.coins),
         ):
             el = self.meters.get(name)
             if el is not None and (last is None or getattr(last, _METER_FIELD[name]) != value):
@@ -275,6 +280,12 @@ class Page:
             and (last is None or last.buttons.get("lines_up", lines).visible != lines.visible)
         ):
             self.lines_group.hidden = not lines.visible
+        coins = c.buttons.get("coins_up")
+        # Coins per line only in a coin game; its bet stepper sets the coin size.
+        if self.coins_group is not None and coins is not None and (last is None or last.coins != c.coins):
+            self.coins_group.hidden = not coins.visible
+        if self.bet_label is not None and (last is None or last.bet_label != c.bet_label):
+            self.bet_label.textContent = c.bet_label
         for name, b in c.buttons.items():
             el = self.buttons.get(name)
             if el is None or (last is not None and last.buttons.get(name) == b):
@@ -285,7 +296,7 @@ class Page:
                 el.dataset.label = b.label
                 label = el.querySelector(".label")
                 (el if nil(label) else label).textContent = b.label
-            if name in ("turbo", "autoplay"):
+            if name in ("turbo", "autoplay", "units"):
                 el.setAttribute("aria-pressed", "true" if b.pressed else "false")
         if c.message and (last is None or last.message != c.message):
             STUDIO.notice(c.message)
@@ -311,7 +322,14 @@ class Page:
             self.app.open_dialog(kind)
 
 
-_METER_FIELD = {"balance": "balance", "bet": "total_bet", "lines": "lines", "bpl": "bet_per_line", "win": "win"}
+_METER_FIELD = {
+    "balance": "balance",
+    "bet": "total_bet",
+    "lines": "lines",
+    "bpl": "bet_per_line",
+    "win": "win",
+    "coins": "coins",
+}
 
 
 # -- the app ------------------------------------------------------------------------------------
@@ -337,7 +355,11 @@ class App:
         self.page.app = self
         prefs = self._load_prefs()
         self.controller = Controller(
-            self.session, self.page, turbo=prefs.get("turbo", False), reduced_motion=prefs.get("reduced", False)
+            self.session,
+            self.page,
+            turbo=prefs.get("turbo", False),
+            reduced_motion=prefs.get("reduced", False),
+            money_meters=prefs.get("money", False),
         )
         self.page.controller = self.controller
         self.stage = document.getElementById("stage")
@@ -382,7 +404,11 @@ class App:
         return session
 
     def _load_prefs(self) -> dict[str, bool]:
-        prefs = {"reduced": bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches), "turbo": False}
+        prefs = {
+            "reduced": bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches),
+            "turbo": False,
+            "money": False,
+        }
         raw = window.localStorage.getItem(self.settings_key)
         if not nil(raw):
             try:
@@ -397,7 +423,8 @@ class App:
 
     def save_prefs(self) -> None:
         c = self.controller
-        window.localStorage.setItem(self.settings_key, json.dumps({"turbo": c.turbo, "reduced": c.reduced_motion}))
+        prefs = {"turbo": c.turbo, "reduced": c.reduced_motion, "money": c.money_meters}
+        window.localStorage.setItem(self.settings_key, json.dumps(prefs))
 
     # -- assets ------------------------------------------------------------------------------
     async def load_images(self) -> None:
@@ -487,7 +514,7 @@ class App:
             self.hold_ended = False  # the click that ends holding the button is not a spin
             return
         self._pressed(action)
-        if action == "turbo":
+        if action in ("turbo", "units"):
             self.save_prefs()
 
     def on_key(self, evt: Any) -> None:

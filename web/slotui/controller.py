@@ -76,7 +76,15 @@ class Host(Protocol):
 class Controller:
     """Drives one game screen."""
 
-    def __init__(self, session: Session, host: Host, *, turbo: bool = False, reduced_motion: bool = False) -> None:
+    def __init__(
+        self,
+        session: Session,
+        host: Host,
+        *,
+        turbo: bool = False,
+        reduced_motion: bool = False,
+        money_meters: bool = False,
+    ) -> None:
         self.session = session
         self.host = host
         self.desc = session.game.describe()
@@ -85,6 +93,8 @@ class Controller:
         self.screen = screen_for(session.game.id)
         self.turbo = turbo
         self.reduced_motion = reduced_motion
+        self.money_meters = money_meters
+        """A coin game's meters in money (the player's toggle); else they count coins."""
         reels = self.desc["reels"]
         strips = [tuple(s) for s in reels["base"]]
         self.strips: dict[str, list[tuple[str, ...]]] = {k: [tuple(s) for s in v] for k, v in reels.items()}
@@ -133,6 +143,26 @@ class Controller:
 
     def fmt(self, minor: int) -> str:
         return self.session.game.bets.format(minor)
+
+    @property
+    def coin_meters(self) -> bool:
+        """The meters count coins: a coin game, unless the player asked to see money."""
+        return self.session.game.bets.coin_game and not self.money_meters
+
+    def meter(self, minor: int) -> str:
+        """An amount as the meters show it: coins of the current coin size (a part coin of a
+        balance left from another coin size is not shown), or money."""
+        if self.coin_meters:
+            return f"{minor // self.session.bet.coin:,}"
+        return self.fmt(minor)
+
+    def amount(self, minor: int) -> str:
+        """An amount as the game's own labels write it: "80 COINS" while the meters count
+        coins, else money."""
+        if self.coin_meters:
+            coins = minor // self.session.bet.coin
+            return f"{coins:,} COIN" if coins == 1 else f"{coins:,} COINS"
+        return self.fmt(minor)
 
     def show_jackpot(self, amount: int | None) -> None:
         """Show ``amount`` as the jackpot pot (the pot a round is about to pay), or the pot now."""
@@ -266,6 +296,17 @@ class Controller:
 
     def _do_lines_down(self) -> None:
         self._bet_action(self.session.lines_down)
+
+    def _do_coins_up(self) -> None:
+        self._bet_action(self.session.coins_up)
+
+    def _do_coins_down(self) -> None:
+        self._bet_action(self.session.coins_down)
+
+    def _do_units(self) -> None:
+        """The meters' toggle: coins or money (a coin game; any time, nothing is played)."""
+        if self.session.game.bets.coin_game:
+            self.money_meters = not self.money_meters
 
     def _do_bet_max(self) -> None:
         if self.pending_kind == "collect_or_gamble":
@@ -624,6 +665,13 @@ class Controller:
         multi = len(bets.lines) > 1
         b["lines_down"] = Button(visible=multi, enabled=can_bet and multi, label="−")
         b["lines_up"] = Button(visible=multi, enabled=can_bet and multi, label="+")
+        coin_game = bets.coin_game
+        b["coins_down"] = Button(visible=coin_game, enabled=can_bet and s.bet.coins > bets.coins[0], label="−")
+        b["coins_up"] = Button(visible=coin_game, enabled=can_bet and s.bet.coins < bets.coins[-1], label="+")
+        coins = self.coin_meters
+        b["units"] = Button(
+            visible=coin_game, enabled=coin_game, label="COINS" if coins else bets.currency, pressed=not coins
+        )
         gamble_ok = ctx == "collect_or_gamble"
         b["bet_max"] = Button(visible=True, enabled=can_bet, label="GAMBLE" if gamble_ok else "BET MAX")
         deciding = ctx in ("collect_or_gamble", "gamble")
@@ -647,18 +695,21 @@ class Controller:
             b[name] = Button(visible=True, enabled=True, label=name.upper())
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
         if self.locked:
-            # Played in another tab: only the information pages stay open to this one.
-            b = {k: v if k in ("paytable", "help", "history") else replace(v, enabled=False) for k, v in b.items()}
+            # Played in another tab: only the information pages (and the meters' units) stay open.
+            still = ("paytable", "help", "history", "units")
+            b = {k: v if k in still else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(
-            balance=self.fmt(self.balance_shown),
-            total_bet=self.fmt(s.bet.total),
+            balance=self.meter(self.balance_shown),
+            total_bet=self.meter(s.bet.total),
             bet_per_line=self.fmt(s.bet.bet_per_line),
             lines=str(s.bet.lines),
-            win=self.fmt(self.win_shown),
-            currency=bets.currency,
+            win=self.meter(self.win_shown),
+            currency="COINS" if coins else bets.currency,
             message=self.message,
             buttons=b,
+            coins=str(s.bet.coins) if coin_game else "",
+            bet_label="Coin size" if coin_game else "Bet",
             jackpot=self.fmt(self.jackpot_shown) if jackpot is not None else "",
             jackpot_time=clock_text(jackpot.seconds_left(s.now_ms())) if jackpot is not None else "",
             jackpot_won=self.now - self.jackpot_won_at < 6000.0,

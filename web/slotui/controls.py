@@ -1,5 +1,8 @@
 """The page's controls and meters as plain values, recomputed from the controller's state.
 
+In a coin game the meters count coins (``currency`` then reads ``COINS``) unless the
+player's ``units`` toggle shows them in money.
+
 The browser adapter applies a `Controls` value to real buttons; it only touches the DOM
 for what changed since the last one.
 """
@@ -16,6 +19,9 @@ BUTTONS = (
     "bet_up",
     "lines_down",
     "lines_up",
+    "coins_down",
+    "coins_up",
+    "units",
     "bet_max",
     "autoplay",
     "collect",
@@ -52,6 +58,10 @@ class Controls:
     currency: str
     message: str = ""
     buttons: dict[str, Button] = field(default_factory=dict)
+    coins: str = ""
+    """Coins per line ("" for a game without coins)."""
+    bet_label: str = "Bet"
+    """What the bet-per-line stepper sets: the bet per line, or a coin game's coin size."""
     jackpot: str = ""
     """The time jackpot's pot ("" for a game without a jackpot)."""
     jackpot_time: str = ""

@@ -97,7 +97,7 @@ class FreeSpins:
         if not c.in_feature:
             return ""
         n, total = c.free_spin
-        return self.words.counter.format(n=n, total=total, win=c.fmt(c.feature_win))
+        return self.words.counter.format(n=n, total=total, win=c.amount(c.feature_win))
 
     def _awarded(self, e: ev.FreeSpinsAwarded, c: Stage) -> Beat | None:
         if not e.retrigger:
@@ -121,7 +121,7 @@ class FreeSpins:
     def _cap(self, e: ev.WinCapReached, c: Stage) -> Beat | None:
         c.feature_win = e.win
         c.win_shown = c.base_win + e.win
-        c.view.banner = Banner(self.words.limit, c.fmt(e.win), c.now)
+        c.view.banner = Banner(self.words.limit, c.amount(e.win), c.now)
         c.host.announce(self.words.limit_said.format(win=c.fmt(e.win)))
         return _ClearBanner(c.timing.line_show * 1.5)
 
@@ -129,7 +129,7 @@ class FreeSpins:
         c.feature_win = e.win
         c.win_shown = c.base_win + e.win
         w = self.words
-        c.view.banner = Banner(w.end, w.end_detail.format(win=c.fmt(e.win), spins=e.spins), c.now)
+        c.view.banner = Banner(w.end, w.end_detail.format(win=c.amount(e.win), spins=e.spins), c.now)
         c.host.post("featureEnd", {"feature": FEATURE, "win": e.win, "spins": e.spins})
         c.host.announce(w.end_said.format(win=c.fmt(e.win), spins=e.spins))
         return _ClearBanner(c.timing.line_show * 1.8, self._over)

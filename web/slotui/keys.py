@@ -3,7 +3,8 @@
 Space spins and stops everywhere. The shortcuts every game shares: bet size Numpad+/-,
 Bet Max B, Collect Space/Enter/7/Numpad7, Paytable P/8/Numpad8, Help H/9/Numpad9, Exit Q,
 Autoplay A, Spin S/0/Numpad0/Enter/Space, Lines Left/Right and 1/2 (+Numpad), Gamble
-start 5/Numpad5, red 5/Numpad5, black 6/Numpad6, feature start Space/Enter/0/Numpad0/S.
+start 5/Numpad5, red 5/Numpad5, black 6/Numpad6, feature start Space/Enter/0/Numpad0/S,
+and in a coin game coins per line 3/4 (+Numpad) and [/] (the bet-size keys set its coin size).
 On a pick board: 1-9 open that cell, the arrow keys move the focus and Space or Enter
 opens the focused cell.
 """
@@ -38,6 +39,12 @@ _IDLE = {
     "Numpad1": "lines_down",
     "Digit2": "lines_up",
     "Numpad2": "lines_up",
+    "Digit3": "coins_down",
+    "Numpad3": "coins_down",
+    "Digit4": "coins_up",
+    "Numpad4": "coins_up",
+    "BracketLeft": "coins_down",
+    "BracketRight": "coins_up",
 }
 
 
@@ -111,6 +118,8 @@ _NAMES = {
     "NumpadSubtract": "Numpad−",
     "Equal": "=",
     "Minus": "−",
+    "BracketLeft": "[",
+    "BracketRight": "]",
 }
 _ORDER = ("Space", "Enter", "NumpadEnter", "Arrow", "Digit", "Numpad", "Key")
 
@@ -132,17 +141,21 @@ def _key_names(codes: set[str] | frozenset[str]) -> str:
     return ", ".join(name(c) for c in sorted(codes, key=rank))
 
 
-def shortcuts(*, lines: bool, gamble: bool, start: str) -> list[str]:
+def shortcuts(*, lines: bool, gamble: bool, start: str, coins: bool = False) -> list[str]:
     """Every keyboard shortcut, as the rules list them, from the same tables as
     `action_for_key` (``lines``: the lines can change; ``gamble``: the gamble is on;
-    ``start``: what the feature keys start)."""
+    ``start``: what the feature keys start; ``coins``: a coin game, whose bet-size keys set
+    the coin size)."""
     bet = {v: k for k, v in _IDLE.items()}
+    size = "Coin size" if coins else "Bet size"
     out = [
         f"Spin (+stop): {_key_names(_SPIN)}.",
         f"Feature start, and the next free spin: {_key_names(_SPIN)} (starts {start}).",
-        f"Bet size: {_key_names({c for c, a in _IDLE.items() if a in ('bet_up', 'bet_down')})}.",
+        f"{size}: {_key_names({c for c, a in _IDLE.items() if a in ('bet_up', 'bet_down')})}.",
         f"Bet Max: {_key_names({bet['bet_max']})}.",
     ]
+    if coins:
+        out.append(f"Coins per line: {_key_names({c for c, a in _IDLE.items() if a in ('coins_up', 'coins_down')})}.")
     if lines:
         out.append(f"Line count: {_key_names({c for c, a in _IDLE.items() if a in ('lines_up', 'lines_down')})}.")
     if gamble:

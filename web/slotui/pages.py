@@ -251,7 +251,8 @@ def shared_rules(
     gamble = bool(ctx.operator.get("gamble", 0))
     collects = " and collects wins" if gamble else ""
     never_buys = " Autoplay never buys the feature." if "feature_buy" in ctx.desc else ""
-    keys = shortcuts(lines=len(ctx.desc["bets"]["lines"]) > 1, gamble=gamble, start=start)
+    bets = ctx.desc["bets"]
+    keys = shortcuts(lines=len(bets["lines"]) > 1, gamble=gamble, start=start, coins=len(bets.get("coins", [1])) > 1)
     parts = [
         "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
 from pyengine import events as ev
 
 from .beats import Beat, add_rebuilder, register
@@ -39,13 +41,23 @@ class PickLook:
 
     ``titles`` maps a pick's name to the line above its board; ``label`` gives a prize's
     text; ``sprite`` the picture key drawn for a face or a prize (None: text only);
-    ``cover`` the picture of a hidden cell (drawn when the canvas has it).
+    ``cover`` the picture of a hidden cell (drawn when the canvas has it); ``tally`` the
+    line under the title while the board is up, from the stage and the board (e.g. what
+    the cells opened so far add up to), brought up to date after every reveal; ``prompt``
+    the words under the board while it waits on the player, ``ending`` those over the end,
+    when the unpicked cells show what they held.
     """
 
     titles: dict[str, str] = field(default_factory=dict)
     label: Callable[[str, str], str] | None = None
     sprite: Callable[[str, str], str | None] | None = None
     cover: str = "pick_cover"
+    tally: Callable[[Any, PickOverlay], str] | None = None
+    prompt: str = "PICK A CELL"
+    ending: str = "THE OTHER CELLS HELD"
+
+    def tally_text(self, c: Stage, overlay: PickOverlay) -> str:
+        return self.tally(c, overlay) if self.tally is not None else ""
 
     def title(self, name: str) -> str:
         return self.titles.get(name, "PICK")
@@ -81,6 +93,8 @@ class PickOverlay:
     waiting: bool = False
     """The round waits on the player's pick: the focus ring and the prompt show."""
     message: str = ""
+    tally: str = ""
+    """The game's line under the title (`PickLook.tally`)."""
 
     @property
     def rows(self) -> int:
@@ -130,7 +144,13 @@ class PickOverlay:
         u = ease_out_cubic((now - self.started) / 300.0)
         canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.55 + 0.3 * u:.2f})")
         title_size = min(L.top_h * 0.42, L.width * 0.06)
-        canvas.text(self.look.title(self.name), L.width / 2, L.top_h * 0.5 + title_size * 0.4, title_size, GOLD)
+        if self.tally:
+            # The title moves up to make room for the tally under it.
+            title_size *= 0.8
+            canvas.text(self.look.title(self.name), L.width / 2, L.top_h * 0.38 + title_size * 0.4, title_size, GOLD)
+            canvas.text(self.tally, L.width / 2, L.top_h * 0.86, title_size * 0.7, INK)
+        else:
+            canvas.text(self.look.title(self.name), L.width / 2, L.top_h * 0.5 + title_size * 0.4, title_size, GOLD)
         x0, y0, size, gap = self.geometry(L)
         for i, cell in enumerate(self.cells):
             row, col = divmod(i, self.columns)
@@ -139,7 +159,7 @@ class PickOverlay:
                 x = x0 + col * (size + gap)
                 y = y0 + row * (size + gap)
                 canvas.stroke_rect(x - 3, y - 3, size + 6, size + 6, GOLD, max(3.0, size * 0.05))
-        text = self.message or ("PICK A CELL" if self.waiting else "")
+        text = self.message or (self.look.prompt if self.waiting else "")
         if text:
             below = min(y0 + self.rows * (size + gap) + L.cell * 0.22, L.height - 8)
             canvas.text(text, L.width / 2, below, L.cell * 0.18, INK)
@@ -189,6 +209,7 @@ def _start(e: ev.PickStart, c: Stage) -> Beat | None:
     c.view.remove(PickOverlay)
     overlay = PickOverlay(e.name, e.columns, [PickCell(face=f) for f in e.faces], look_of(c), started=c.now)
     c.view.overlays.append(overlay)
+    overlay.tally = overlay.look.tally_text(c, overlay)
     c.view.highlights = []
     c.view.line_rows = None
     c.view.line_label = ""
@@ -214,6 +235,7 @@ class RevealBeat(Beat):
         cell.picked = True
         cell.turned_at = now
         overlay.waiting = False
+        overlay.tally = overlay.look.tally_text(c, overlay)
         closed = overlay.closed()
         if closed and overlay.focus not in closed:
             overlay.focus = min(closed, key=lambda i: abs(i - self.e.cell))
@@ -247,7 +269,7 @@ class EndBeat(Beat):
                 overlay.cells[cell].prize = prize
                 overlay.cells[cell].turned_at = now
         overlay.waiting = False
-        overlay.message = "THE OTHER CELLS HELD"
+        overlay.message = overlay.look.ending
         c.host.announce("The other cells held: " + ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes))
 
     def update(self, c: Stage, now: float) -> bool:
@@ -284,6 +306,7 @@ def rebuild_pick(c: Stage, events: list[ev.Event]) -> None:
             overlay.cells[later.cell] = PickCell(overlay.cells[later.cell].face, later.prize, c.now - 1e6, picked=True)
     c.view.remove(PickOverlay)
     c.view.overlays.append(overlay)
+    overlay.tally = overlay.look.tally_text(c, overlay)
     if c.pending_kind == PICK:
         waiting_on_pick(c)
 

@@ -117,6 +117,11 @@ class Stage(Protocol):
 
     def fmt(self, minor: int) -> str: ...
 
+    def amount(self, minor: int) -> str:
+        """An amount as the labels on the canvas write it: money, or "80 COINS" while a
+        coin game's meters count coins (`controller.Controller.amount`)."""
+        ...
+
     # -- time -----------------------------------------------------------------------------
     @property
     def now(self) -> float: ...
