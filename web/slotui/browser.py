@@ -190,13 +190,20 @@ class JsCanvas:
         self.reset_state()
 
 
-def raster(img: Any, w: float, h: float, *, blur: bool = False) -> Any:
-    """Draw an image once into an offscreen canvas of the size it will be blitted at."""
+def raster(img: Any, w: float, h: float, *, blur: bool = False, cover: bool = False) -> Any:
+    """Draw an image once into an offscreen canvas of the size it will be blitted at
+    (with ``cover``, scaled to cover it in its own proportions, centred and cropped, as the
+    loading screen draws the background)."""
     c = document.createElement("canvas")
     c.width = max(int(w), 1)
     c.height = max(int(h), 1)
     x = c.getContext("2d")
-    if blur:
+    iw, ih = float(getattr(img, "naturalWidth", 0) or 0), float(getattr(img, "naturalHeight", 0) or 0)
+    if cover and iw > 0 and ih > 0:
+        scale = max(c.width / iw, c.height / ih)
+        dw, dh = iw * scale, ih * scale
+        x.drawImage(img, (c.width - dw) / 2, (c.height - dh) / 2, dw, dh)
+    elif blur:
         # A vertical motion blur: the symbol smeared along the direction of the spin.
         steps = 7
         x.globalAlpha = 1.6 / steps
@@ -459,7 +466,7 @@ class App:
         for picture in self.controller.screen.pictures:
             img = self.images.get(picture.name)
             if img is not None:
-                sprites[picture.name] = raster(img, *picture.size(L))
+                sprites[picture.name] = raster(img, *picture.size(L), cover=picture.cover)
         self.canvas.sprites = sprites
         self.blurred = False
 

@@ -76,8 +76,11 @@ class Picture:
 
     name: str
     size: Callable[[Layout], tuple[float, float]]
+    cover: bool = False
+    """Scaled to cover that size keeping its proportions, centred and cropped (a background
+    on any screen shape); otherwise stretched to it."""
 
 
-BACKGROUND = Picture("background", lambda L: (L.width, L.height))
+BACKGROUND = Picture("background", lambda L: (L.width, L.height), cover=True)
 FRAME = Picture("frame", lambda L: (L.frame[2], L.frame[3]))
 LOGO = Picture("logo", lambda L: (L.top_h * 0.9 * 3.33, L.top_h * 0.9))
