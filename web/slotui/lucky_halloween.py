@@ -861,10 +861,10 @@ class ClimbBeat(Beat):
             return True
         if not ladder.walking(now) and not self.said:
             self.said = True
-            if self.e.position != self.e.landed:
-                ladder.message = "GREEN SHORTCUT!"
+            words = ["GREEN SHORTCUT!"] if self.e.position != self.e.landed else []
             if self.e.collect:
-                ladder.message = f"COLLECT {x_text(ladder.rungs_x[self.e.position - 1])}"
+                words.append(f"COLLECT {x_text(ladder.rungs_x[self.e.position - 1])}")
+            ladder.message = " ".join(words)
         if now - self.t0 < self.ms and not self.hurried:
             return False
         ladder.settle()
@@ -875,13 +875,13 @@ class ClimbBeat(Beat):
         self.hurried = True
 
 
-class LadderWinBeat(BannerBeat):
-    """The collected rung glows, then the award's banner; the ladder leaves."""
-
-    keep_on_hurry = True
+class LadderWinBeat(Beat):
+    """The collected rung glows on the ladder; then the ladder leaves for the award's banner."""
 
     def __init__(self, e: LadderWin) -> None:
         self.e = e
+        self.stage = 0
+        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -891,12 +891,29 @@ class LadderWinBeat(BannerBeat):
             ladder.settle()
             ladder.position = e.rung
             ladder.final = e.rung
-        c.view.remove(LadderOverlay)
+            ladder.message = f"COLLECT {x_text(e.multiplier)}"
         c.win_shown = min(c.win_shown + e.win, c.win_limit)
-        c.view.banner = Banner("FULL MOON BONUS", f"{x_text(e.multiplier)} THE BET: {c.fmt(e.win)}", now, tier=3)
         c.host.post("featureEnd", {"feature": LADDER, "win": e.win, "multiplier": e.multiplier})
         c.host.announce(f"Full Moon Bonus: {e.multiplier} times the bet, {c.fmt(e.win)}.")
-        self.ms = c.timing.line_show * 1.8
+        self.ms = c.timing.line_show * 0.8 if ladder is not None else 0.0
+
+    def update(self, c: Stage, now: float) -> bool:
+        if self.stage == 0:
+            if now - self.t0 < self.ms and not self.hurried:
+                return False
+            self.stage = 1
+            self.t1 = now
+            c.view.remove(LadderOverlay)
+            e = self.e
+            c.view.banner = Banner("FULL MOON BONUS", f"{x_text(e.multiplier)} THE BET: {c.fmt(e.win)}", now, tier=3)
+            self.ms = c.timing.line_show * 1.6
+        if now - self.t1 < self.ms and not (self.hurried and now - self.t1 >= c.timing.pause):
+            return False
+        c.view.banner = None
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.hurried = True
 
 
 # -- picks and free spins ---------------------------------------------------------------------------------
