@@ -294,7 +294,7 @@ def test_the_ladder_climbs_through_a_green_shortcut_to_collect() -> None:
     r = rig(shortcut_seed(), turbo=True)
     seen = Seen()
     messages: set[str] = set()
-    boards: list[tuple[int, bool]] = []
+    boards: list[tuple[float, bool]] = []
 
     def watch(c: Controller) -> None:
         seen(c)
@@ -302,8 +302,8 @@ def test_the_ladder_climbs_through_a_green_shortcut_to_collect() -> None:
         if ladder is not None and ladder.message:
             messages.add(ladder.message)
         b = board(c)
-        if b is not None and b.waiting and (not boards or boards[-1][0] != id(b)):
-            boards.append((id(b), c.view.overlays.index(b) > c.view.overlays.index(ladder) if ladder else False))
+        if b is not None and b.waiting and (not boards or boards[-1][0] != b.started):
+            boards.append((b.started, c.view.overlays.index(b) > c.view.overlays.index(ladder) if ladder else False))
 
     play_round(r, watch)
     log = log_of(r)
@@ -350,7 +350,7 @@ def test_the_ladder_draws_its_rungs_shortcuts_and_the_pumpkins() -> None:
     assert "MIN" in texts
     assert "PICK A PUMPKIN" in texts
     greens = [c for c in calls if c[0] == "polyline" and c[2] == lh.GREEN]
-    assert len(greens) == 2, "the two green shortcuts"
+    assert len(greens) == 4, "the two green shortcuts, each with its arrowhead"
     assert [c[1] for c in calls if c[0] == "sprite"].count("pumpkin") == 6
     # The pumpkins sit below the ladder, inside the reel window, and do not dim the ladder.
     ladder_rect, _pumpkins_rect = lh.ladder_rects(r.layout)

@@ -736,6 +736,7 @@ class LadderOverlay:
         (x, y, w, h), _ = ladder_rects(L)
         tiers = -(-(self.top + 1) // COLUMNS)
         cw, rh = w / COLUMNS, h / tiers
+        canvas.fill_rect(L.reels_x, L.reels_y, L.reels_w, L.reels_h, "rgba(14,6,26,0.9)")
         rail = max(2.0, L.cell * 0.03)
         # The ladder: two rails along each tier, joined at the tier's turning end, rungs between.
         for row in range(tiers):
@@ -745,11 +746,20 @@ class LadderOverlay:
             if row + 1 < tiers:
                 end = x + w - cw * 0.1 if row % 2 == 0 else x + cw * 0.1
                 canvas.polyline([(end, cy + 0.36 * rh), (end, cy - rh - 0.36 * rh)], WOOD, rail)
-        # The green shortcuts, drawn under the plates.
+        # The green shortcuts, drawn under the plates: a path with an arrowhead at its far end.
         for a, b in self.shortcuts.items():
             (ax, ay), (bx, by) = self.center(L, a), self.center(L, b)
-            mx, my = (ax + bx) / 2, min(ay, by) - rh * 0.55
-            canvas.polyline([(ax, ay), (mx, my), (bx, by)], GREEN, max(3.0, L.cell * 0.05))
+            width = max(3.0, L.cell * 0.05)
+            canvas.polyline([(ax, ay), (bx, by)], GREEN, width)
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            ux, uy = (bx - ax) / d, (by - ay) / d
+            tx, ty = bx - ux * rh * 0.3, by - uy * rh * 0.3
+            k = rh * 0.16
+            canvas.polyline(
+                [(tx - ux * k - uy * k, ty - uy * k + ux * k), (tx, ty), (tx - ux * k + uy * k, ty - uy * k - ux * k)],
+                GREEN,
+                width,
+            )
         fs = min(cw * 0.3, rh * 0.34)
         pos = self.position if not self.path else -1
         for p in range(self.top + 1):
@@ -777,8 +787,8 @@ class LadderOverlay:
         canvas.text("MIN", mx, my - rh * 0.36, fs * 0.55, GOLD)
         # The marker: the Rider's lantern head.
         hx, hy = self.marker(L, now)
-        s = min(cw, rh) * 0.78
-        draw_symbol(canvas, self.head, hx - s / 2, hy - s * 0.9, s)
+        s = min(cw, rh) * 0.62
+        draw_symbol(canvas, self.head, hx - s / 2, hy - rh * 0.28 - s * 0.72, s)
         if self.message:
             canvas.text(self.message, x + w / 2, y + h * 0.08, L.cell * 0.2, GOLD)
 
