@@ -143,6 +143,19 @@ def wait_said(page: Page, text: str, timeout: float = ROUND_MS) -> None:
 def spin_round(page: Page, n: int) -> None:
     """Spin the page's ``n``th round and wait for its end."""
     page.click("[data-action=spin]")
+    finish(page, n)
+
+
+def finish(page: Page, n: int) -> None:
+    """Hurry the presentation (a click on the reels, as a player's quick stop) until the page's
+    ``n``th round has ended, then wait for the page to be ready."""
+    box = page.locator("#reels").bounding_box()
+    assert box is not None
+    for _ in range(300):
+        if len(events(page, "roundEnd")) >= n:
+            break
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45)
+        page.wait_for_timeout(120)
     wait_events(page, "roundEnd", n)
     h.wait_state(page, "ready", ROUND_MS)
 
@@ -204,16 +217,14 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     wait_said(page, "The Pumpkin Rider appears: Special Reels!")
     wait_said(page, "the royals are gone")
     clean_visit.shot("lh-special-reels")
-    wait_events(page, "roundEnd")
-    h.wait_state(page, "ready", ROUND_MS)
+    finish(page, 1)
     for n in range(2, tree_round):
         spin_round(page, n)
     page.click("[data-action=spin]")
     wait_said(page, "The Pumpkin Tree lights up")
     page.wait_for_timeout(600)
     clean_visit.shot("lh-pumpkin-tree")
-    wait_events(page, "roundEnd", tree_round)
-    h.wait_state(page, "ready", ROUND_MS)
+    finish(page, tree_round)
     assert meter(page, "balance") == fmt(s.balance)
     assert meter(page, "win") == fmt(s.last_round.win if s.last_round else -1)
     # The time jackpot: past its deadline the next spin surely wins the pot.
@@ -228,8 +239,7 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     assert events(page, "jackpotWin")[0]["amount"] == won.amount
     h.wait_text(page, "#live", f"Time jackpot won: {fmt(won.amount)}!")
     clean_visit.shot("lh-jackpot-won")
-    wait_events(page, "roundEnd", tree_round + 1)
-    h.wait_state(page, "ready", ROUND_MS)
+    finish(page, tree_round + 1)
     assert meter(page, "balance") == fmt(s.balance)
     assert page.text_content("#jackpot-amount") == fmt(s.jackpot.amount)
 
@@ -245,16 +255,14 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     wait_said(page, "The Rider drags in the Mega Wild")
     page.wait_for_timeout(400)
     clean_visit.shot("lh-mega-wild")
-    wait_events(page, "roundEnd")
-    h.wait_state(page, "ready", ROUND_MS)
+    finish(page, 1)
     for n in range(2, wilds_round):
         spin_round(page, n)
     page.click("[data-action=spin]")
     wait_said(page, "The Rider throws his head")
     page.wait_for_timeout(500)
     clean_visit.shot("lh-random-wilds")
-    wait_events(page, "roundEnd", wilds_round)
-    h.wait_state(page, "ready", ROUND_MS)
+    finish(page, wilds_round)
     assert meter(page, "balance") == fmt(s2.balance)
     said = page.evaluate("() => window.__said")
     assert any("The Pumpkin Rider appears: Random Wilds!" in x for x in said)
@@ -326,7 +334,7 @@ def test_the_ladder_on_a_phone_through_a_shortcut_to_collect_with_a_reload(brows
         v.shot("lh-ladder-phone")
         x, y = cell_point(page, pumpkins["boxes"][0])
         page.touchscreen.tap(x, y)
-        wait_said(page, f"up to {s.game.ladder.rungs_x[climbs[0].landed - 1]}×")
+        wait_said(page, f"up to {s.game.describe()['full_moon_bonus']['rungs_x'][climbs[0].landed - 1]}×")
         wait_board(page, "pumpkins")  # a new set for the next step
         # A reload mid-ladder: the ladder, the marker and a fresh set of pumpkins come back.
         page.reload()

@@ -790,7 +790,9 @@ class LadderOverlay:
         s = min(cw, rh) * 0.62
         draw_symbol(canvas, self.head, hx - s / 2, hy - rh * 0.28 - s * 0.72, s)
         if self.message:
-            canvas.text(self.message, x + w / 2, y + h * 0.08, L.cell * 0.2, GOLD)
+            # In the band above the reels (the pumpkins' title is there only while they wait).
+            size = min(L.top_h * 0.34, L.width * 0.05)
+            canvas.text(self.message, L.width / 2, L.top_h * 0.5 + size * 0.4, size, GOLD)
 
 
 def _ladder(c: Stage, e: LadderStart, now: float) -> LadderOverlay:
