@@ -160,6 +160,17 @@ def finish(page: Page, n: int) -> None:
     h.wait_state(page, "ready", ROUND_MS)
 
 
+def tap_until(page: Page, done: str, point: tuple[float, float], arg: Any = None) -> None:
+    """Tap the canvas at ``point`` (off the pumpkins) until the page function ``done`` holds: a
+    tap hurries what is shown, as a player's quick stop, and starts a feature waiting for Start."""
+    for _ in range(300):
+        if page.evaluate(done, arg):
+            return
+        page.touchscreen.tap(*point)
+        page.wait_for_timeout(120)
+    raise AssertionError(f"not reached: {done}")
+
+
 def board(page: Page) -> dict[str, Any] | None:
     found: dict[str, Any] | None = page.evaluate("() => window.slotStats && window.slotStats.pick || null")
     return found
@@ -242,6 +253,31 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     finish(page, tree_round + 1)
     assert meter(page, "balance") == fmt(s.balance)
     assert page.text_content("#jackpot-amount") == fmt(s.jackpot.amount)
+    # The pages: the paytable in multipliers, the rules with the Rider's fixed chances and the
+    # win bound, the history with the rounds played.
+    kb = page.keyboard
+    kb.press("KeyP")
+    page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+    text = page.locator("#dlg-paytable .dlg-body").inner_text()
+    assert "multipliers of the total bet, not credits" in text
+    assert "800×" in text
+    clean_visit.shot("lh-paytable")
+    kb.press("Escape")
+    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+    kb.press("KeyH")
+    page.wait_for_selector("#dlg-help[open]", timeout=5_000)
+    text = page.locator("#dlg-help .dlg-body").inner_text()
+    assert "His chances are fixed" in text
+    assert "1 in 200" in text
+    assert "There is no win cap" in text
+    clean_visit.shot("lh-rules")
+    kb.press("Escape")
+    page.wait_for_selector("#dlg-help", state="hidden", timeout=5_000)
+    page.click("[data-action=history]")
+    page.wait_for_selector("#dlg-history[open]", timeout=5_000)
+    assert page.locator("#dlg-history .dlg-body").inner_text().strip() != ""
+    kb.press("Escape")
+    page.wait_for_selector("#dlg-history", state="hidden", timeout=5_000)
 
     # The Mega Wild, then Random Wilds, on a second session.
     seed, wilds_round = MEGA_THEN_WILDS
@@ -323,16 +359,19 @@ def test_the_ladder_on_a_phone_through_a_shortcut_to_collect_with_a_reload(brows
         assert climbs[-1].collect
         win = next(e for e in log if isinstance(e, LadderWin))
         page = open_game(v, seed)
+        canvas = page.locator("#reels").bounding_box()
+        assert canvas is not None
+        middle = (canvas["x"] + canvas["width"] / 2, canvas["y"] + canvas["height"] / 2)
         page.locator("[data-action=spin]").tap()
         wait_said(page, "The Pumpkin Rider appears: Full Moon Bonus!")
-        page.wait_for_selector(START, timeout=ROUND_MS)
-        page.locator(START).tap()
-        wait_events(page, "featureStart")
+        # Taps on the reels hurry the drop and its win, then start the bonus.
+        tap_until(page, "() => window.__events.some(e => e.type === 'featureStart')", middle)
         assert events(page, "featureStart")[0]["feature"] == "full_moon_bonus"
         pumpkins = wait_board(page, "pumpkins")
         assert len(pumpkins["boxes"]) == 6
         v.shot("lh-ladder-phone")
         x, y = cell_point(page, pumpkins["boxes"][0])
+        ladder = (x, y - pumpkins["boxes"][0][3] * 1.2)  # a point on the ladder, above the pumpkins
         page.touchscreen.tap(x, y)
         wait_said(page, f"up to {s.game.describe()['full_moon_bonus']['rungs_x'][climbs[0].landed - 1]}×")
         wait_board(page, "pumpkins")  # a new set for the next step
@@ -341,14 +380,19 @@ def test_the_ladder_on_a_phone_through_a_shortcut_to_collect_with_a_reload(brows
         h.wait_state(page, "feature")
         wait_board(page, "pumpkins")
         v.shot("lh-ladder-after-reload-phone")
+        waiting = (
+            "() => { const p = window.slotStats.pick; return (p && p.name === 'pumpkins' && p.waiting"
+            " && p.open.length === 0) || window.__said.some(s => s.includes('the green shortcut')); }"
+        )
         for _ in range(len(climbs) - 1):
             wait_board(page, "pumpkins")
             page.keyboard.press("Digit1")
             page.wait_for_function("() => !window.slotStats.pick || !window.slotStats.pick.waiting", timeout=10_000)
+            tap_until(page, waiting, ladder)
         wait_said(page, "the green shortcut leads on to")
         page.wait_for_timeout(300)
         v.shot("lh-ladder-collect-phone")
-        wait_events(page, "featureEnd")
+        tap_until(page, "() => window.__events.some(e => e.type === 'featureEnd')", ladder)
         ended = events(page, "featureEnd")[-1]
         assert (ended["feature"], ended["win"], ended["multiplier"]) == ("full_moon_bonus", win.win, win.multiplier)
         wait_events(page, "roundEnd")
