@@ -235,7 +235,31 @@ def test_the_rider_respects_reduced_motion() -> None:
     assert entrance.still
     r.run(30)
     assert entrance.x0 == entrance.x1, "with reduced motion the Rider does not gallop"
-    r.until(lambda c: idle(c) and not c.session.in_round, 60_000)
+    seen = Seen()
+    xs: set[float] = set()
+
+    def done(c: Controller) -> bool:
+        seen(c)
+        mega = c.view.overlay(lh.MegaWild)
+        if mega is not None:
+            xs.add(round(mega.x_at(r.layout, c.now), 3))
+        return idle(c) and not c.session.in_round
+
+    r.until(done, 60_000)
+    assert "MegaWild" in seen.kinds
+    assert "DraggingRider" not in seen.kinds, "nobody drags: the Mega Wild is placed"
+    assert len(xs) == 1, "the Mega Wild does not slide"
+    # The tree lights its multiplier at once, and the thrown wilds only appear.
+    for feature, moving in (("pumpkin_tree", "TreeOverlay"), ("random_wilds", "HeadFlight")):
+        t = rig(feature_seed(feature), reduced_motion=True)
+        seen = Seen()
+        play_round(t, seen)
+        log = log_of(t)
+        if feature == "pumpkin_tree":
+            assert seen.lit == {next(e for e in log if isinstance(e, ev.WinMultiplier)).multiplier}
+        else:
+            assert moving not in seen.kinds
+            assert seen.placed["WILD"]
 
 
 # -- 2. a cauldron pick and free spins with bonus spins ----------------------------------------------

@@ -180,7 +180,9 @@ class RiderBeat(Beat):
             self.stage = 1
             self.t1 = now
             self.shuffle_ms = _ms(c, 900.0)
-            self.shuffle = ShuffleOverlay(_window_of(c.view), tuple(c.desc["royals"]), now, self.shuffle_ms)
+            self.shuffle = ShuffleOverlay(
+                _window_of(c.view), tuple(c.desc["royals"]), now, self.shuffle_ms, still=c.reduced_motion
+            )
             c.view.on_reels.append(self.shuffle)
             c.host.announce("The reels are shuffled: the royals are gone.")
         return self.hurried or now - self.t1 >= self.shuffle_ms
@@ -223,6 +225,8 @@ class ShuffleOverlay:
     royals: tuple[str, ...]
     started: float
     ms: float
+    still: bool = False
+    """Reduced motion: the symbols stay where they are, the royals only fade."""
 
     def covers(self, reel: int) -> bool:
         return True
@@ -241,14 +245,17 @@ class ShuffleOverlay:
             # Each symbol travels to another cell (a fixed derangement) and back, spinning by.
             j = (i * 7 + 4) % n
             tr, tw = divmod(j, rows)
-            k = math.sin(u * math.pi)
+            k = 0.0 if self.still else math.sin(u * math.pi)
             x = L.reels_x + (reel + (tr - reel) * k) * c
             y = L.reels_y + (row + (tw - row) * k) * c
-            scale = 1.0 - u if sym in self.royals else 1.0 - 0.15 * k
+            royal = sym in self.royals
+            scale = 1.0 - u if royal and not self.still else 1.0 - 0.15 * k
             if scale <= 0.02:
                 continue
             s = c * 0.92 * scale
+            canvas.push(alpha=1.0 - u if royal and self.still else 1.0)
             draw_symbol(canvas, sym, x + (c - s) / 2, y + (c - s) / 2, s)
+            canvas.pop()
         if u > 0.0:
             canvas.text("NO ROYALS", L.reels_x + L.reels_w / 2, L.reels_y + L.reels_h / 2, c * 0.3, GOLD)
 
@@ -332,7 +339,18 @@ class PlaceBeat(Beat):
         c.view.on_reels.append(self.placed)
         n = len(e.positions)
         name = symbol_name(c, e.symbol)
-        if self.throw:
+        if c.reduced_motion:
+            # Reduced motion: the symbols appear in place one after another, nothing flies or falls.
+            self.throw = False
+            self.placed.drop = False
+            self.placed.fall_ms = 1.0
+            gap = c.timing.pause
+            for i, p in enumerate(e.positions):
+                self.placed.landed[(int(p[0]), int(p[1]))] = now + i * gap
+            self.ms = n * gap
+            verb = "places" if e.symbol == _wild(c) else "drops"
+            c.host.announce(f"The Rider {verb} {n} {name} symbols on the reels.")
+        elif self.throw:
             fly = _ms(c, 520.0)
             gap = _ms(c, 300.0)
             self.flight = HeadFlight(c.desc["wild_pays_as"])
@@ -433,11 +451,13 @@ class DragBeat(Beat):
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         left = min(int(p[0]) for p in self.e.positions)
-        self.ms = _ms(c, 1300.0)
-        self.mega = MegaWild(left, now, self.ms, c.view)
+        self.ms = 1.0 if c.reduced_motion else _ms(c, 1300.0)
+        # With reduced motion it is placed at once (its slide already over).
+        self.mega = MegaWild(left, now - self.ms if c.reduced_motion else now, self.ms, c.view)
         c.view.on_reels.append(self.mega)
         self.rider = DraggingRider(0.0, 0.0, 0.0, 0.0, now, 1.0, mega=self.mega)
-        c.view.overlays.append(self.rider)
+        if not c.reduced_motion:
+            c.view.overlays.append(self.rider)
         c.host.announce(f"The Rider drags in the Mega Wild on reels {left + 1} to {left + 3}.")
 
     def update(self, c: Stage, now: float) -> bool:
@@ -555,6 +575,9 @@ class TreeBeat(Beat):
             values = tuple(sorted({*values, chosen}))
         self.ms = _ms(c, 2200.0)
         self.tree = TreeOverlay(values, chosen, now, self.ms, str(c.desc["wild_pays_as"]))
+        if c.reduced_motion:
+            self.tree.started = now - self.ms  # no running light: the chosen lantern is lit at once
+            self.ms = c.timing.line_show
         c.view.remove(TreeOverlay)
         c.view.overlays.append(self.tree)
         c.host.announce(f"The Pumpkin Tree lights up: every prize of this spin is multiplied by {chosen}.")
