@@ -518,8 +518,10 @@ class TreeOverlay:
 
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
         L = layout
-        canvas.fill_rect(0, 0, L.width, L.height, "rgba(6,2,18,0.7)")
-        h = L.reels_h * 1.02
+        canvas.fill_rect(0, 0, L.width, L.height, "rgba(6,2,18,0.82)")
+        # Over the reel window; on a tall phone screen it takes the room above and below it too.
+        h = L.reels_h * 1.02 if L.width > L.height else min(L.width * 0.95, L.height - L.top_h * 2.2)
+        h = max(h, L.reels_h * 1.02)
         w = h * 0.9
         x = (L.width - w) / 2
         y = L.reels_y + (L.reels_h - h) / 2
@@ -529,7 +531,7 @@ class TreeOverlay:
         canvas.text("THE PUMPKIN TREE", L.width / 2, L.top_h * 0.5 + title * 0.4, title, GOLD)
         lit = self.lit(now)
         final = self.done(now)
-        s = L.cell * 0.42
+        s = L.cell * 0.42 * h / (L.reels_h * 1.02)
         for i, (fx, fy) in enumerate(_lantern_spots(len(self.values))):
             cx, cy = x + fx * w, y + fy * h
             on = i == lit
@@ -970,7 +972,7 @@ def _pick_sprite(name: str, prize: str) -> str | None:
 LOOK = PickLook(
     titles={
         "cauldron": "CHOOSE A CAULDRON",
-        "bonus_cauldron": "BONUS SPINS: CHOOSE A CAULDRON",
+        "bonus_cauldron": "BONUS SPINS CAULDRON",
         PUMPKINS: "PICK A PUMPKIN",
     },
     label=_pick_label,
