@@ -41,11 +41,16 @@ class PickLook:
 
     ``titles`` maps a pick's name to the line above its board; ``label`` gives a prize's
     text; ``sprite`` the picture key drawn for a face or a prize (None: text only);
-    ``cover`` the picture of a hidden cell (drawn when the canvas has it); ``tally`` the
-    line under the title while the board is up, from the stage and the board (e.g. what
-    the cells opened so far add up to), brought up to date after every reveal; ``prompt``
-    the words under the board while it waits on the player, ``ending`` those over the end,
-    when the unpicked cells show what they held.
+    ``cover`` the picture of a hidden cell (drawn when the canvas has it), ``covers`` a
+    pick's own one by its name; ``tally`` the line under the title while the board is up,
+    from the stage and the board (e.g. what the cells opened so far add up to), brought up
+    to date after every reveal; ``prompt`` the words under the board while it waits on the
+    player (``prompts`` a pick's own by its name), ``ending`` those over the end, when the
+    unpicked cells show what they held. ``area`` places a pick's board in a rectangle
+    (x, y, w, h) of the canvas instead of over the reel window (None for the default), e.g.
+    beside a scene the game draws for it; the picks named in ``scenes`` are played over
+    such a scene (the game's own overlay, under the board), so their board does not dim the
+    screen.
     """
 
     titles: dict[str, str] = field(default_factory=dict)
@@ -54,13 +59,28 @@ class PickLook:
     cover: str = "pick_cover"
     tally: Callable[[Any, PickOverlay], str] | None = None
     prompt: str = "PICK A CELL"
+    prompts: dict[str, str] = field(default_factory=dict)
     ending: str = "THE OTHER CELLS HELD"
+    covers: dict[str, str] = field(default_factory=dict)
+    area: Callable[[str, Layout], tuple[float, float, float, float] | None] | None = None
+    scenes: frozenset[str] = frozenset()
 
     def tally_text(self, c: Stage, overlay: PickOverlay) -> str:
         return self.tally(c, overlay) if self.tally is not None else ""
 
     def title(self, name: str) -> str:
         return self.titles.get(name, "PICK")
+
+    def cover_of(self, name: str) -> str:
+        return self.covers.get(name, self.cover)
+
+    def prompt_of(self, name: str) -> str:
+        return self.prompts.get(name, self.prompt)
+
+    def place(self, name: str, L: Layout) -> tuple[float, float, float, float]:
+        """The rectangle a pick's board is centred in: the game's ``area``, or the reel window."""
+        rect = self.area(name, L) if self.area is not None else None
+        return rect if rect is not None else (L.reels_x, L.reels_y, L.reels_w, L.reels_h)
 
     def text(self, name: str, prize: str) -> str:
         return self.label(name, prize) if self.label is not None else prize.upper()
@@ -104,15 +124,17 @@ class PickOverlay:
         return [i for i, c in enumerate(self.cells) if c.prize is None]
 
     def geometry(self, L: Layout) -> tuple[float, float, float, float]:
-        """(x, y, cell size, gap) of the board, centred over the reel window."""
+        """(x, y, cell size, gap) of the board, centred over the reel window (or the
+        look's ``area`` for this pick)."""
+        ax, ay, aw, ah = self.look.place(self.name, L)
         gap = L.cell * 0.06
-        across = (L.reels_w - gap * (self.columns - 1)) / self.columns
-        down = (L.reels_h - gap * (self.rows - 1)) / self.rows
+        across = (aw - gap * (self.columns - 1)) / self.columns
+        down = (ah - gap * (self.rows - 1)) / self.rows
         size = min(across, down)
         size = min(size * 0.94, L.cell * 1.1)
         w = self.columns * size + (self.columns - 1) * gap
         h = self.rows * size + (self.rows - 1) * gap
-        return L.reels_x + (L.reels_w - w) / 2, L.reels_y + (L.reels_h - h) / 2, size, gap
+        return ax + (aw - w) / 2, ay + (ah - h) / 2, size, gap
 
     def cell_at(self, L: Layout, x: float, y: float) -> int | None:
         """The cell under the point (canvas pixels), or None."""
@@ -142,7 +164,8 @@ class PickOverlay:
 
     def draw(self, canvas: Canvas, L: Layout, now: float) -> None:
         u = ease_out_cubic((now - self.started) / 300.0)
-        canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.55 + 0.3 * u:.2f})")
+        if self.name not in self.look.scenes:
+            canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.55 + 0.3 * u:.2f})")
         title_size = min(L.top_h * 0.42, L.width * 0.06)
         if self.tally:
             # The title moves up to make room for the tally under it.
@@ -159,7 +182,7 @@ class PickOverlay:
                 x = x0 + col * (size + gap)
                 y = y0 + row * (size + gap)
                 canvas.stroke_rect(x - 3, y - 3, size + 6, size + 6, GOLD, max(3.0, size * 0.05))
-        text = self.message or (self.look.prompt if self.waiting else "")
+        text = self.message or (self.look.prompt_of(self.name) if self.waiting else "")
         if text:
             below = min(y0 + self.rows * (size + gap) + L.cell * 0.22, L.height - 8)
             canvas.text(text, L.width / 2, below, L.cell * 0.18, INK)
@@ -179,8 +202,9 @@ class PickOverlay:
             return
         value = cell.prize if shown_prize and cell.prize is not None else cell.face
         if not value:
-            if canvas.has_sprite(look.cover):
-                canvas.sprite(look.cover, cx, y, w, size)
+            cover = look.cover_of(self.name)
+            if canvas.has_sprite(cover):
+                canvas.sprite(cover, cx, y, w, size)
             else:
                 canvas.text("?", cx + w / 2, y + size * 0.66, size * 0.5, MUTED)
             return
