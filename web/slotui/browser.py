@@ -28,6 +28,7 @@ from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
 from slotui.layout import Layout, compute_layout
+from slotui.cascade import CascadeBoard, MultiplierMeter
 from slotui.pick import board
 from slotui.render import draw
 
@@ -331,6 +332,7 @@ class App:
         self.ready_ms = 0.0
         self.press_at = 0.0
         self.picking = False
+        self.feature_shown: tuple[object, ...] = ()
         self.stats = window.Object.new()
         window.slotStats = self.stats
         overlay = document.getElementById("debug") if self.debug else None
@@ -620,7 +622,23 @@ class App:
             found = self._pick_stats()
             self.stats.pick = found
             self.picking = found is not None
+        self._feature_stats()
         window.requestAnimationFrame(self._frame)
+
+    def _feature_stats(self) -> None:
+        """The feature on screen, for tests and embedding pages, when it changes: the
+        free-spin counter, the cascade multiplier in force (None: unset or no meter) and
+        whether a cascade is being shown."""
+        c = self.controller
+        band = c.view.band
+        multiplier = band.value if isinstance(band, MultiplierMeter) else None
+        cascading = isinstance(c.view.board, CascadeBoard) and c.presenting
+        shown = (c.in_feature, c.free_spin, multiplier, cascading)
+        if shown != self.feature_shown:
+            self.feature_shown = shown
+            self.stats.feature = js_obj(
+                {"on": c.in_feature, "freeSpin": list(c.free_spin), "multiplier": multiplier, "cascading": cascading}
+            )
 
     def publish_stats(self) -> None:
         times = list(self.frame_times)
