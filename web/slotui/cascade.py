@@ -196,7 +196,9 @@ class MultiplierMeter:
         if not n:
             return
         h = top * 0.34
-        w = min(h * 1.9, L.width * 0.8 / n)
+        # A band's width less a square at each end (room for a feature's badge there).
+        room = max(L.width - 2.0 * top, L.width * 0.5)
+        w = min(h * 1.9, room / (n + 0.18 * (n - 1)))
         gap = w * 0.18
         total = n * w + (n - 1) * gap
         x0 = (L.width - total) / 2
