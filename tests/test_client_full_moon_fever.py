@@ -475,3 +475,16 @@ def test_the_history_names_winfalls_and_the_pet() -> None:
     assert "Winfalls with the Dog" in html
     assert f"{end.spins} free spins, win {FMT(end.win)}" in html
     assert "· Winfalls" in html
+
+
+def test_bet_config_fit_is_generic() -> None:
+    """`BetConfig.fit`: the bet itself when covered, else the highest bet per line at the same
+    lines and coins, else the highest bet of all the balance covers, else the smallest."""
+    from pyengine.model import BetConfig
+
+    bets = BetConfig(lines=(1, 5, 10), levels=(1, 2, 5), default=Bet(10, 1), fit_to_balance=True)
+    assert bets.fit(Bet(10, 5), 50) == Bet(10, 5)
+    assert bets.fit(Bet(10, 5), 49) == Bet(10, 2)
+    assert bets.fit(Bet(10, 5), 9) == Bet(5, 1)  # no level at 10 lines: fewer lines
+    assert bets.fit(Bet(10, 5), 0) == Bet(1, 1)
+    assert BetConfig(lines=(1,), levels=(1,), default=Bet(1, 1)).fit_to_balance is False
