@@ -488,3 +488,28 @@ def test_bet_config_fit_is_generic() -> None:
     assert bets.fit(Bet(10, 5), 9) == Bet(5, 1)  # no level at 10 lines: fewer lines
     assert bets.fit(Bet(10, 5), 0) == Bet(1, 1)
     assert BetConfig(lines=(1,), levels=(1,), default=Bet(1, 1)).fit_to_balance is False
+
+
+def test_reduced_motion_shows_each_new_window_at_once_and_turbo_is_quicker() -> None:
+    def feature_ms(**kw: Any) -> tuple[float, int]:
+        r = rig(seed_of("winfalls"), **kw)
+        moving = 0
+
+        def watch(c: Controller) -> None:
+            nonlocal moving
+            if c.context() == "pick" and idle(c):
+                c.press("pick:0", c.now)
+            b = c.view.board
+            if isinstance(b, CascadeBoard) and (b.burst or b.falling(c.now)):
+                moving += 1
+
+        t0 = r.now
+        play_round(r, watch=watch)
+        return r.now - t0, moving
+
+    normal, normal_moving = feature_ms()
+    turbo, _ = feature_ms(turbo=True)
+    _, reduced_moving = feature_ms(reduced_motion=True)
+    assert normal_moving > 0
+    assert reduced_moving == 0  # no burst, no fall: each new window is shown at once
+    assert turbo < normal * 0.7

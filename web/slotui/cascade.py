@@ -233,56 +233,31 @@ def _meter(c: Stage) -> MultiplierMeter | None:
     return band if isinstance(band, MultiplierMeter) else None
 
 
-class StepBeat(Beat):
-    """One winning window of a cascade: its winners framed, its win counted up on the board
-    and the win meter, then each line shown in turn (briefly)."""
+class StepBeat(WinsBeat):
+    """One winning window of a cascade: the spin's wins as usual (winners framed, the win
+    meter counting up, each line in turn, only briefer), the step's win also counted up on
+    the board with the multiplier in force, and no win-tier banner."""
 
     def __init__(self, wins: list[ev.Event], c: Stage) -> None:
-        self.wins = wins
-        self.total = sum(int(getattr(w, "win", 0)) for w in wins)
-        self.from_win = c.win_shown
-        self.index = -1
-        self.hurried = False
+        super().__init__(wins, c)
+        self.tier = None  # the feature's total gets its banner at the end, not each step
+        self.prefix = ""
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         t = c.timing
-        board = _board(c)
-        c.last_wins = list(self.wins)
-        v = c.view
-        v.highlights = sorted({(int(r), int(w)) for e in self.wins for r, w in getattr(e, "positions", ())})
-        meter = _meter(c)
-        self.prefix = f"×{meter.value}  " if meter is not None and meter.value is not None else ""
         self.count_ms = t.count_up * 0.7
         self.each_ms = min(t.line_show * 0.4, t.line_show * 1.6 / max(len(self.wins), 1))
+        meter = _meter(c)
+        self.prefix = f"×{meter.value}  " if meter is not None and meter.value is not None else ""
+        board = _board(c)
         board.step_t0 = now
-        board.step_text = self.prefix + c.fmt(0 if self.count_ms > 0 else self.total)
-        c.host.announce(f"{self.prefix.strip()} win {c.fmt(self.total)}".strip().capitalize())
+        board.step_text = self.prefix + c.fmt(0)
 
     def update(self, c: Stage, now: float) -> bool:
-        board = _board(c)
-        elapsed = now - self.t0
-        if elapsed < self.count_ms and not self.hurried:
-            part = int(self.total * elapsed / self.count_ms)
-            c.win_shown = min(self.from_win + part, c.win_limit)
-            board.step_text = self.prefix + c.fmt(part)
-            return False
-        c.win_shown = min(self.from_win + self.total, c.win_limit)
-        board.step_text = self.prefix + c.fmt(self.total)
-        i = int((elapsed - self.count_ms) // self.each_ms) if self.each_ms > 0 else len(self.wins)
-        if self.hurried or i >= len(self.wins):
-            show_line(c, None)
-            if c.in_feature:
-                c.feature_win = min(c.feature_win + self.total, c.win_limit - c.base_win)
-                c.refresh_status()
-            return True
-        if i != self.index:
-            self.index = i
-            show_line(c, self.wins[i])
-        return False
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
+        done = super().update(c, now)
+        _board(c).step_text = self.prefix + c.fmt(max(min(c.win_shown - self.from_win, self.total), 0))
+        return done
 
 
 class CascadeBeat(Beat):
