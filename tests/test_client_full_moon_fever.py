@@ -438,6 +438,7 @@ def test_the_paytable_shows_both_paytables_the_pets_and_the_spin_distribution() 
     html = page("paytable", 10)
     assert f"{ASSETS}/symbols/GRANNY.svg" in html
     assert f"{ASSETS}/symbols/GRANNY_EGO.svg" in html
+    assert f"{ASSETS}/symbols/WILD_EGO.svg" in html
     for pet, ego in EGOS.items():
         assert f"{ASSETS}/symbols/{pet}.svg" in html
         assert f"{ASSETS}/symbols/{ego}.svg" in html

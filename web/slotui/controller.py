@@ -293,7 +293,7 @@ class Controller:
         covers steps down to the highest the balance covers (`BetConfig.fit`)."""
         s = self.session
         bets = s.game.bets
-        if not bets.fit_to_balance or s.bet.total <= s.balance or s.in_round or not s.can_afford_a_bet:
+        if self.locked or not bets.fit_to_balance or s.bet.total <= s.balance or s.in_round or not s.can_afford_a_bet:
             return
         bet = s.set_bet(bets.fit(s.bet, s.balance))
         self.host.save(s.snapshot())

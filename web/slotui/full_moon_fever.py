@@ -337,6 +337,7 @@ def _spins_table(desc: Mapping[str, Any]) -> str:
 def _winfalls_section(ctx: PageContext) -> str:
     desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
     w = _winfalls(desc)
+    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
     pets = "".join(
         f"<li>{img(ctx.assets, pet, PET_NAMES.get(pet, pet), 56)} → {img(ctx.assets, ego, names[ego], 56)}"
         f"<span>{escape(PET_NAMES.get(pet, pet))} → {escape(names[ego].split(' (')[0])}</span></li>"
@@ -358,6 +359,9 @@ def _winfalls_section(ctx: PageContext) -> str:
             f'<h4>Choose a pet to feed</h4><ul class="pets">{pets}</ul>'
             "<p>The chosen pet's alter ego is an extra wild for the whole feature: like the logo it substitutes "
             f"for every symbol and pays nothing on its own. Every pet gives the same return.</p>",
+            f'<div class="pay special">{img(ctx.assets, wild + EGO_SUFFIX, names[wild], 80)}<div>'
+            f"<h3>{escape(names[wild])}</h3><p>Still wild on reels 1 to 4, beside the pet's alter ego. No "
+            f"{escape(names[HOUSE])} appears in Winfalls: it cannot be retriggered.</p></div></div>",
             f'<div class="pays">{"".join(pays)}</div>',
             f"<h4>Cascade multiplier</h4><p>Each free spin starts without a multiplier; its winning windows pay "
             f"{ladder} in turn, and ×{w['multipliers'][-1]} stays for any further cascade.</p>",
