@@ -210,6 +210,16 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     clean_visit.shot("fmf-pet-screen")
     canvas = page.locator("#reels").bounding_box()
     assert canvas is not None
+    # The pet screen's own PAYTABLE button leads to the Winfalls paytable.
+    button: list[float] = page.evaluate("() => window.slotStats.pick.button")
+    page.mouse.click(canvas["x"] + button[0] + button[2] / 2, canvas["y"] + button[1] + button[3] / 2)
+    page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+    first = page.evaluate("() => document.querySelector('#dlg-paytable .dlg-body section').id")
+    assert first == "winfalls-paytable"
+    clean_visit.shot("fmf-winfalls-paytable")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+    assert picked(page, seed) == ["start"]  # the button picked no pet
     box = boxes[0]
     page.mouse.click(canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2)
     page.wait_for_function(

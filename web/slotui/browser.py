@@ -656,8 +656,9 @@ class App:
 
     def _pick_stats(self) -> Any:
         """The pick board on screen, for tests and embedding pages that drive the game: its
-        name, which cells are open, whether it waits on the player or shows its end, and
-        each cell's box in CSS pixels of the canvas (None when no board is shown)."""
+        name, which cells are open, whether it waits on the player or shows its end, each
+        cell's box and its button's (None without one) in CSS pixels of the canvas (None when
+        no board is shown)."""
         overlay = board(self.controller)
         if overlay is None:
             return None
@@ -667,6 +668,7 @@ class App:
         for i in range(len(overlay.cells)):
             row, col = divmod(i, overlay.columns)
             boxes.append([(x0 + col * (size + gap)) / dpr, (y0 + row * (size + gap)) / dpr, size / dpr, size / dpr])
+        button = overlay.button_rect(self.layout)
         return js_obj(
             {
                 "name": overlay.name,
@@ -675,6 +677,7 @@ class App:
                 "ended": bool(overlay.message),
                 "focus": overlay.focus,
                 "boxes": boxes,
+                "button": None if button is None else [v / dpr for v in button],
             }
         )
 

@@ -356,7 +356,7 @@ def _winfalls_section(ctx: PageContext) -> str:
             '<section id="winfalls-paytable"><h3>Winfalls paytable</h3>',
             '<p class="note">In Winfalls every symbol is shown in its alter-ego form and pays from this table '
             f"(the prize × the bet per line, {fmt(per_line)}, × the cascade multiplier).</p>",
-            f'<h4>Choose a pet to feed</h4><ul class="pets">{pets}</ul>'
+            f'<h4>Choose a pet to feed</h4><ul class="prizes">{pets}</ul>'
             "<p>The chosen pet's alter ego is an extra wild for the whole feature: like the logo it substitutes "
             f"for every symbol and pays nothing on its own. Every pet gives the same return.</p>",
             f'<div class="pay special">{img(ctx.assets, wild + EGO_SUFFIX, names[wild], 80)}<div>'
