@@ -189,6 +189,7 @@ class LinesGameData:
                 "default": self.bets.default.to_json(),
                 "currency": self.bets.currency,
                 "minor_per_major": self.bets.minor_per_major,
+                "fit_to_balance": self.bets.fit_to_balance,
             },
         }
 
@@ -283,6 +284,7 @@ def load_lines_game(root: Field) -> LinesGameData:
         bf.optional("currency", "FUN").as_str(),
         bf.optional("minor_per_major", 100).as_int(minimum=1),
         coins,
+        fit_to_balance=bf.optional("fit_to_balance", default=False).as_bool(),
     )
     return LinesGameData(
         id=gid,

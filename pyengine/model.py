@@ -223,6 +223,11 @@ class BetConfig:
     ``levels`` are the bets per line (in a coin game, the coin sizes); ``coins`` the coins
     per line on offer (``(1,)`` for a game without coins). A coin game's meters count
     coins (``coin_meters``); its Bet Max keeps the coin size.
+
+    ``fit_to_balance`` (the data's ``bets.fit_to_balance``, default off): Max Bet is offered
+    only while the balance covers `max_bet`, and a bet the balance no longer covers steps
+    down to the highest the balance covers (`fit`). Off, Bet Max sets the highest bet the
+    balance covers and the bet stays until the player changes it.
     """
 
     lines: tuple[int, ...]
@@ -231,6 +236,7 @@ class BetConfig:
     currency: str = "FUN"
     minor_per_major: int = 100
     coins: tuple[int, ...] = (1,)
+    fit_to_balance: bool = False
 
     @property
     def coin_game(self) -> bool:
@@ -287,6 +293,18 @@ class BetConfig:
                     if lines * per_line * coins <= balance:
                         return Bet(lines, per_line, coins)
         return self.min_bet
+
+    def fit(self, bet: Bet, balance: int) -> Bet:
+        """``bet`` if the balance covers it; else the same lines and coins at the highest bet
+        per line the balance covers; else the highest bet of all the balance covers (fewer
+        lines or coins), or the smallest bet when it covers none."""
+        if bet.total <= balance:
+            return bet
+        per_line = bet.lines * bet.coins
+        lower = [v for v in self.levels if v < bet.bet_per_line and v * per_line <= balance]
+        if lower:
+            return Bet(bet.lines, lower[-1], bet.coins)
+        return self.bet_max(bet, balance)
 
     @property
     def min_bet(self) -> Bet:

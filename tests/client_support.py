@@ -93,6 +93,21 @@ GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
             "free_spins_end",
         )
     ),
+    "full_moon_fever": frozenset(
+        (
+            *_SHARED[:-2],
+            "round_end",
+            "scatter_win",
+            "free_spins_awarded",
+            "pick_start",
+            "pick_reveal",
+            "pick_end",
+            "free_spin_start",
+            "win_multiplier",
+            "cascade",
+            "free_spins_end",
+        )
+    ),
     "pick_fixture": frozenset(
         (*_SHARED[:-2], "round_end", "pick_start", "pick_reveal", "pick_end")
     ),

@@ -28,6 +28,7 @@ from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
 from slotui.layout import Layout, compute_layout
+from slotui.cascade import CascadeBoard, MultiplierMeter
 from slotui.pick import board
 from slotui.render import draw
 
@@ -380,6 +381,7 @@ class App:
         self.ready_ms = 0.0
         self.press_at = 0.0
         self.picking = False
+        self.feature_shown: tuple[object, ...] = ()
         self.stats = window.Object.new()
         window.slotStats = self.stats
         overlay = document.getElementById("debug") if self.debug else None
@@ -674,7 +676,23 @@ class App:
             found = self._pick_stats()
             self.stats.pick = found
             self.picking = found is not None
+        self._feature_stats()
         window.requestAnimationFrame(self._frame)
+
+    def _feature_stats(self) -> None:
+        """The feature on screen, for tests and embedding pages, when it changes: the
+        free-spin counter, the cascade multiplier in force (None: unset or no meter) and
+        whether a cascade is being shown."""
+        c = self.controller
+        band = c.view.band
+        multiplier = band.value if isinstance(band, MultiplierMeter) else None
+        cascading = isinstance(c.view.board, CascadeBoard) and c.presenting
+        shown = (c.in_feature, c.free_spin, multiplier, cascading)
+        if shown != self.feature_shown:
+            self.feature_shown = shown
+            self.stats.feature = js_obj(
+                {"on": c.in_feature, "freeSpin": list(c.free_spin), "multiplier": multiplier, "cascading": cascading}
+            )
 
     def publish_stats(self) -> None:
         times = list(self.frame_times)
@@ -692,8 +710,9 @@ class App:
 
     def _pick_stats(self) -> Any:
         """The pick board on screen, for tests and embedding pages that drive the game: its
-        name, which cells are open, whether it waits on the player or shows its end, and
-        each cell's box in CSS pixels of the canvas (None when no board is shown)."""
+        name, which cells are open, whether it waits on the player or shows its end, each
+        cell's box and its button's (None without one) in CSS pixels of the canvas (None when
+        no board is shown)."""
         overlay = board(self.controller)
         if overlay is None:
             return None
@@ -703,6 +722,7 @@ class App:
         for i in range(len(overlay.cells)):
             row, col = divmod(i, overlay.columns)
             boxes.append([(x0 + col * (size + gap)) / dpr, (y0 + row * (size + gap)) / dpr, size / dpr, size / dpr])
+        button = overlay.button_rect(self.layout)
         return js_obj(
             {
                 "name": overlay.name,
@@ -711,6 +731,7 @@ class App:
                 "ended": bool(overlay.message),
                 "focus": overlay.focus,
                 "boxes": boxes,
+                "button": None if button is None else [v / dpr for v in button],
             }
         )
 

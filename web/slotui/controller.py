@@ -313,11 +313,33 @@ class Controller:
             self._do_gamble()
             return
         s = self.session
+        if not self._max_bet_covered():
+            self.message = f"Max Bet needs a balance of {self.fmt(s.game.bets.max_bet.total)}."
+            self.host.announce(self.message)
+            return
         if s.bet == s.game.bets.bet_max(s.bet, s.balance) and not self.presenting and not s.in_round:
             # Pressing Bet Max again spins at the maximum bet.
             self._do_spin()
             return
         self._bet_action(self.session.bet_max)
+
+    def _max_bet_covered(self) -> bool:
+        """Whether Max Bet is offered: always, unless the game's bets fit the balance
+        (`BetConfig.fit_to_balance`) and the balance cannot cover the maximum bet."""
+        bets = self.session.game.bets
+        return not bets.fit_to_balance or bets.max_bet.total <= self.session.balance
+
+    def _fit_bet(self) -> None:
+        """Between rounds, in a game whose bets fit the balance: a bet the balance no longer
+        covers steps down to the highest the balance covers (`BetConfig.fit`)."""
+        s = self.session
+        bets = s.game.bets
+        if self.locked or not bets.fit_to_balance or s.bet.total <= s.balance or s.in_round or not s.can_afford_a_bet:
+            return
+        bet = s.set_bet(bets.fit(s.bet, s.balance))
+        self.host.save(s.snapshot())
+        self.message = f"Bet lowered to {self.fmt(bet.total)}: the balance covers no more."
+        self.host.announce(self.message)
 
     def _choose(self, kind: str, choice: str) -> None:
         if self.presenting or self.pending_kind != kind:
@@ -427,6 +449,10 @@ class Controller:
         """A click or tap on the canvas at (x, y) in canvas pixels: open the cell under it
         during a pick, else stop the reels or start the feature."""
         overlay = board(self)
+        action = overlay.action_at(layout, x, y) if overlay is not None and layout is not None else None
+        if action is not None:
+            self.press(action, self.now)  # the board's own button (e.g. its paytable)
+            return
         if overlay is not None and layout is not None and self.context() in ("pick", "spinning", "free_spins"):
             cell = overlay.cell_at(layout, x, y)
             if cell is not None and self.session.pending is not None:
@@ -617,6 +643,8 @@ class Controller:
                 self.decision_wait_until = 0.0
                 self._engine(lambda: self.session.choose("spin"))
             return
+        if kind is None and self.autoplay is None:
+            self._fit_bet()
         if self.autoplay is not None and kind is None and now >= self.next_auto_at:
             self._autoplay_step()
         elif self.held and self.autoplay is None and kind in (None, "collect_or_gamble") and not self._spin_now():
@@ -673,7 +701,8 @@ class Controller:
             visible=coin_game, enabled=coin_game, label="COINS" if coins else bets.currency, pressed=not coins
         )
         gamble_ok = ctx == "collect_or_gamble"
-        b["bet_max"] = Button(visible=True, enabled=can_bet, label="GAMBLE" if gamble_ok else "BET MAX")
+        max_ok = gamble_ok or self._max_bet_covered()
+        b["bet_max"] = Button(visible=True, enabled=can_bet and max_ok, label="GAMBLE" if gamble_ok else "BET MAX")
         deciding = ctx in ("collect_or_gamble", "gamble")
         b["collect"] = Button(visible=deciding, enabled=deciding, label="COLLECT")
         b["gamble"] = Button(visible=gamble_ok, enabled=gamble_ok, label="GAMBLE")

@@ -64,6 +64,9 @@ class PageContext:
     price: int = 0
     """The Feature Buy price at this bet (0 when the game sells no feature)."""
     history: tuple[RoundRecord, ...] = ()
+    pending: str | None = None
+    """The kind of the decision the round in play waits on (None between rounds): a page
+    may lead with what the player is about to play (e.g. a feature's own paytable)."""
 
     @property
     def names(self) -> dict[str, str]:
@@ -119,6 +122,7 @@ def page_context(
         settings=session.settings,
         price=session.price("buy") if "buy" in session.modes else 0,
         history=session.history,
+        pending=session.pending.kind if session.pending is not None else None,
     )
 
 

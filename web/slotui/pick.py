@@ -51,6 +51,8 @@ class PickLook:
     beside a scene the game draws for it; the picks named in ``scenes`` are played over
     such a scene (the game's own overlay, under the board), so their board does not dim the
     screen.
+    ``button`` a button under the board (its label; "" for none) whose click or tap asks for
+    the action ``button_action`` (e.g. a pick screen's own PAYTABLE).
     """
 
     titles: dict[str, str] = field(default_factory=dict)
@@ -64,6 +66,8 @@ class PickLook:
     covers: dict[str, str] = field(default_factory=dict)
     area: Callable[[str, Layout], tuple[float, float, float, float] | None] | None = None
     scenes: frozenset[str] = frozenset()
+    button: str = ""
+    button_action: str = "paytable"
 
     def tally_text(self, c: Stage, overlay: PickOverlay) -> str:
         return self.tally(c, overlay) if self.tally is not None else ""
@@ -146,6 +150,24 @@ class PickOverlay:
         i = int(row) * self.columns + int(col)
         return i if i < len(self.cells) else None
 
+    def button_rect(self, L: Layout) -> tuple[float, float, float, float] | None:
+        """(x, y, w, h) of the look's button under the board, or None without one."""
+        if not self.look.button:
+            return None
+        _, y0, size, gap = self.geometry(L)
+        h = L.cell * 0.34
+        w = max(L.cell * 1.7, h * 0.6 * len(self.look.button))
+        y = min(y0 + self.rows * (size + gap) + L.cell * 0.42, L.height - h - 4)
+        return (L.width - w) / 2, y, w, h
+
+    def action_at(self, L: Layout, x: float, y: float) -> str | None:
+        """The action of the button under the point, or None."""
+        rect = self.button_rect(L)
+        if rect is None:
+            return None
+        bx, by, bw, bh = rect
+        return self.look.button_action if bx <= x <= bx + bw and by <= y <= by + bh else None
+
     def move_focus(self, dx: int, dy: int) -> None:
         """Arrow keys: move to the nearest closed cell that way (wrapping in the row or column)."""
         closed = set(self.closed())
@@ -186,6 +208,12 @@ class PickOverlay:
         if text:
             below = min(y0 + self.rows * (size + gap) + L.cell * 0.22, L.height - 8)
             canvas.text(text, L.width / 2, below, L.cell * 0.18, INK)
+        rect = self.button_rect(L)
+        if rect is not None:
+            bx, by, bw, bh = rect
+            canvas.fill_rect(bx, by, bw, bh, CELL)
+            canvas.stroke_rect(bx, by, bw, bh, GOLD, max(2.0, bh * 0.06))
+            canvas.text(self.look.button, bx + bw / 2, by + bh * 0.68, bh * 0.46, GOLD)
 
     def _cell(self, canvas: Canvas, cell: PickCell, x: float, y: float, size: float, now: float) -> None:
         look = self.look

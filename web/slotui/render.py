@@ -88,7 +88,7 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
         for col, row in view.highlights:
             if 0 <= col < len(view.reels.reels) and not (covering and any(o.covers(col) for o in covering)):
                 r = view.reels.reels[col]
-                sym = r.symbol_at(r.stop + row)
+                sym = view.form(r.symbol_at(r.stop + row))
                 draw_symbol(canvas, sym, L.reels_x + col * c + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92)
                 text = view.cell_values.get((col, row))
                 if text:
@@ -100,11 +100,12 @@ def _reels(canvas: Canvas, L: Layout, view: View, now: float) -> None:
 
 def _window(canvas: Canvas, L: Layout, view: View, now: float) -> None:
     c = L.cell
+    forms = view.forms
     for i, reel in enumerate(view.reels.reels):
         x = L.reels_x + i * c
         blur = reel.speed_at(now) > BLUR_SPEED
         for sym, row in reel.visible(view.reels.rows):
-            draw_symbol(canvas, sym, x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
+            draw_symbol(canvas, forms.get(sym, sym), x + c * 0.04, L.reels_y + row * c + c * 0.04, c * 0.92, blur=blur)
 
 
 def _highlights(canvas: Canvas, L: Layout, view: View) -> None:

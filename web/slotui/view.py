@@ -49,12 +49,19 @@ class View:
     phase: str = "base"
     cell_values: dict[Position, str] = field(default_factory=dict)
     """Values written on symbols of the settled reels (e.g. cash prizes), by (reel, row)."""
+    forms: dict[str, str] = field(default_factory=dict)
+    """The picture drawn for a symbol id while a feature shows symbols in another form
+    (id -> picture key); a symbol not in it is drawn as itself."""
     band: Overlay | None = None
     board: Board | None = None
     on_reels: list[ReelOverlay] = field(default_factory=list)
     on_frame: list[Overlay] = field(default_factory=list)
     overlays: list[Overlay] = field(default_factory=list)
     """What features draw over everything else, in order (see `overlay.Overlay`)."""
+
+    def form(self, symbol: str) -> str:
+        """The picture key of ``symbol`` as shown now (see ``forms``)."""
+        return self.forms.get(symbol, symbol)
 
     def overlay(self, kind: type[OverlayT]) -> OverlayT | None:
         """The first overlay of type ``kind`` on screen (wherever it is drawn), or None."""

@@ -1,0 +1,486 @@
+"""Full Moon Fever on screen: the Haunted House scatter starting Winfalls, its title card,
+the pet screen (four pets, chosen by click, tap or keyboard through the shared pick
+board, with its own PAYTABLE button leading to the Winfalls paytable), the chosen pet
+turning into its alter ego, every symbol drawn in its alter-ego form during Winfalls, the
+shared cascade presentation (bursts, falls, the step wins counted up, the ×1…×5 meter),
+the free-spin counter and the feature total, and the game's paytable, rules and history.
+
+Every free spin cascades to its end in one engine call, so a reload during a cascade finds
+the spin played out: recovery shows its final window and the multiplier it reached, and
+the next free spin follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from pyengine import events as ev
+
+from . import pages
+from .beats import Beat, GameScreen, register_screen, symbol_name
+from .canvas import Canvas
+from .cascade import Cascades
+from .expanding import ExpandingSymbol
+from .freespins import FreeSpins, FreeSpinsWords, begin
+from .intro import FeatureCard
+from .layout import Layout
+from .overlay import IntroCard
+from .pages import PageContext, img, pct
+from .pick import PickLook, PickOverlay, RevealBeat
+from .render import GOLD, INK, draw_symbol
+from .stage import Stage
+from .timing import clamp01, ease_out_cubic
+
+__all__ = [
+    "EGO_SUFFIX",
+    "PETS",
+    "SCREEN",
+    "TransformBeat",
+    "alter_ego_forms",
+    "history_board",
+    "paytable_html",
+    "rebuild_feature",
+    "rules_html",
+]
+
+HOUSE = "HOUSE"
+"""The scatter (the description's scatter symbol), drawn on the Winfalls title card."""
+PICK_NAME = "pet"
+"""The pick the engine offers the pets as (``pick_start`` name)."""
+EGO_SUFFIX = "_EGO"
+"""A symbol's alter-ego picture is ``symbols/<id>_EGO.svg``."""
+PETS = ("DOG", "CAT", "PARROT", "HAMSTER")
+"""The pets' own pictures (the pick's faces), ``symbols/<pet>.svg``."""
+PET_NAMES = {"DOG": "Dog", "CAT": "Cat", "PARROT": "Parrot", "HAMSTER": "Hamster"}
+
+
+def _winfalls(desc: Mapping[str, Any]) -> Mapping[str, Any]:
+    return desc["winfalls"]  # type: ignore[no-any-return]
+
+
+def _ego_of(desc: Mapping[str, Any], pet: str) -> str:
+    return str(_winfalls(desc)["alter_egos"][pet])
+
+
+def _regular(desc: Mapping[str, Any]) -> list[str]:
+    """Every symbol with a normal and an alter-ego picture (not the pets' own wilds)."""
+    w = _winfalls(desc)
+    own = {w["pet_symbol"], *w["alter_egos"].values()}
+    return [s["id"] for s in desc["symbols"] if s["id"] not in own]
+
+
+def alter_ego_forms(desc: Mapping[str, Any], pet: str) -> dict[str, str]:
+    """The pictures of Winfalls with ``pet`` chosen: every symbol in its alter-ego form, the
+    pet slot as the pet's alter ego."""
+    forms = {sym: sym + EGO_SUFFIX for sym in _regular(desc)}
+    forms[str(_winfalls(desc)["pet_symbol"])] = _ego_of(desc, pet)
+    return forms
+
+
+def _chosen(events: list[ev.Event]) -> str | None:
+    return next((e.prize for e in events if isinstance(e, ev.PickReveal) and e.name == PICK_NAME), None)
+
+
+def _feature_on(c: Stage, pet: str) -> None:
+    """Winfalls is on with ``pet``: alter-ego pictures, the alter ego shown above the reels."""
+    ego = _ego_of(c.desc, pet)
+    c.view.forms = alter_ego_forms(c.desc, pet)
+    c.view.remove(ExpandingSymbol)
+    c.view.overlays.insert(0, ExpandingSymbol(ego))
+
+
+def _feature_over(c: Stage) -> None:
+    c.view.forms = {}
+    c.view.remove(ExpandingSymbol)
+    CASCADES.clear(c)
+
+
+# -- the title card and the pet screen --------------------------------------------------------
+def _card(c: Stage, spins: int, now: float, *, waiting: bool = False) -> FeatureCard:
+    c.view.remove(IntroCard)
+    card = FeatureCard(
+        "WINFALLS",
+        (f"{spins} FREE SPINS", "CHOOSE A PET TO FEED: IT BECOMES AN EXTRA WILD"),
+        HOUSE,
+        now,
+        waiting=waiting,
+    )
+    c.view.overlays.append(card)
+    return card
+
+
+class IntroBeat(Beat):
+    """'WINFALLS — n FREE SPINS' over the reels; then it waits for Start."""
+
+    def __init__(self, e: ev.FreeSpinsAwarded, c: Stage) -> None:
+        self.e = e
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        begin(c, self.e)
+        self.card = _card(c, self.e.count, now)
+        c.host.announce(f"Winfalls! {self.e.count} free spins. Choose a pet to feed next.")
+        self.ms = c.timing.line_show
+
+    def update(self, c: Stage, now: float) -> bool:
+        if now - self.t0 < self.ms and not c.start_requested:
+            return False
+        if c.pending_kind == "feature_start" and c.autoplay is None:
+            self.card.waiting = True
+            c.host.announce("Press Start to choose your pet.")
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.ms = 0.0
+
+
+def _label(name: str, prize: str) -> str:
+    return PET_NAMES.get(prize, prize).upper()
+
+
+def _sprite(name: str, value: str) -> str | None:
+    return value if value in PETS else None
+
+
+PICK_LOOK = PickLook(
+    titles={PICK_NAME: "CHOOSE A PET TO FEED"},
+    label=_label,
+    sprite=_sprite,
+    prompt="PICK A PET: IT BECOMES AN EXTRA WILD",
+    button="PAYTABLE",
+    button_action="paytable",
+)
+
+
+@dataclass(slots=True)
+class PetTransform:
+    """The chosen pet turning into its alter ego under the full moon (in ``View.overlays``)."""
+
+    pet: str
+    ego: str
+    lines: tuple[str, str]
+    started: float
+    ms: float
+
+    def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
+        L = layout
+        u = clamp01((now - self.started) / self.ms) if self.ms > 0 else 1.0
+        canvas.fill_rect(0, 0, L.width, L.height, "rgba(6,2,18,0.86)")
+        size = min(L.reels_h * 0.8, L.width * 0.55)
+        x = (L.width - size) / 2
+        y = L.reels_y + (L.reels_h * 0.82 - size) / 2
+        # The moon swells behind the pet, flashes, and the alter ego stands in its place.
+        glow = ease_out_cubic(min(u * 1.6, 1.0))
+        ring = size * (0.55 + 0.5 * glow)
+        canvas.fill_rect(
+            L.width / 2 - ring / 2, y + size / 2 - ring / 2, ring, ring, f"rgba(255,236,190,{0.08 + 0.2 * glow:.2f})"
+        )
+        fade = clamp01((u - 0.35) / 0.4)
+        if fade < 1.0:
+            canvas.push(alpha=1.0 - fade)
+            draw_symbol(canvas, self.pet, x, y, size)
+            canvas.pop()
+        if fade > 0.0:
+            grow = 0.8 + 0.2 * ease_out_cubic(fade)
+            s = size * grow
+            canvas.push(alpha=fade)
+            draw_symbol(canvas, self.ego, x + (size - s) / 2, y + (size - s) / 2, s)
+            canvas.pop()
+        if 0.3 < u < 0.55:
+            flash = 1.0 - abs(u - 0.425) / 0.125
+            canvas.fill_rect(0, 0, L.width, L.height, f"rgba(255,250,230,{0.45 * flash:.2f})")
+        text = min(L.cell * 0.22, L.width * 0.045)
+        canvas.text(self.lines[0], L.width / 2, L.top_h * 0.55 + text * 0.5, text * 1.3, GOLD)
+        canvas.text(self.lines[1], L.width / 2, min(y + size + text * 1.6, L.height - 8), text, INK)
+
+
+class TransformBeat(Beat):
+    """The pet picked: its card turns (the shared reveal), then it becomes its alter ego,
+    and Winfalls shows every symbol in its alter-ego form."""
+
+    def __init__(self, e: ev.PickReveal) -> None:
+        self.e = e
+        self.reveal = RevealBeat(e)
+        self.stage = 0
+        self.hurried = False
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        self.reveal.start(c, now)
+
+    def update(self, c: Stage, now: float) -> bool:
+        if self.stage == 0:
+            if not self.reveal.update(c, now) and not self.hurried:
+                return False
+            self.stage = 1
+            pet = self.e.prize
+            ego = _ego_of(c.desc, pet)
+            self.ms = 0.0 if self.hurried else (700.0 if c.reduced_motion else c.timing.line_show * 1.6)
+            pet_name, ego_name = PET_NAMES.get(pet, pet), symbol_name(c, ego).split(" (")[0]
+            self.overlay = PetTransform(
+                pet,
+                ego,
+                (f"THE {pet_name.upper()} BECOMES THE {ego_name.upper()}", "EXTRA WILD FOR THE WHOLE OF WINFALLS"),
+                now,
+                self.ms,
+            )
+            c.view.overlays.append(self.overlay)
+            self.t1 = now
+            c.host.announce(f"The {pet_name} becomes the {ego_name}: an extra wild for the whole of Winfalls.")
+        if now - self.t1 < self.ms + (0 if self.hurried else c.timing.pause) and not self.hurried:
+            return False
+        c.view.remove(PetTransform)
+        _feature_on(c, self.e.prize)
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.hurried = True
+        self.reveal.hurry(c)
+
+
+def _reveal(e: ev.PickReveal, c: Stage) -> Beat | None:
+    return TransformBeat(e) if e.name == PICK_NAME else RevealBeat(e)
+
+
+def _pick_end(e: ev.PickEnd, c: Stage) -> Beat | None:
+    """The faces were open: the board leaves at once (nothing was hidden)."""
+    if e.name == PICK_NAME:
+        c.view.remove(PickOverlay)
+    return None
+
+
+FREE_SPINS = FreeSpins(
+    FreeSpinsWords(
+        counter="WINFALLS · FREE SPIN {n} OF {total} · WIN {win}",
+        end="WINFALLS WIN",
+        end_detail="{win} in {spins} free spins",
+        end_said="Winfalls over: {win} won in {spins} free spins.",
+    ),
+    intro=IntroBeat,
+    ended=_feature_over,
+)
+CASCADES = Cascades(lambda desc: _winfalls(desc)["multipliers"], phases=("free",))
+
+
+# -- recovery -------------------------------------------------------------------------------------
+def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
+    """Recovery: the title card waiting for Start, or the pet screen (the shared pick board
+    comes back on its own), or Winfalls with its pet, its alter-ego pictures, the counter,
+    the last free spin's final window and the multiplier it reached; after a finished
+    round, its last window."""
+    in_play = c.session.in_round and FREE_SPINS.restore(c, events)
+    if not in_play:
+        CASCADES.rebuild(c, events, meter=False)
+        return
+    if c.pending_kind == "feature_start":
+        awarded = next(e for e in events if isinstance(e, ev.FreeSpinsAwarded))
+        _card(c, awarded.count, c.now - 1e6, waiting=True)
+        return
+    pet = _chosen(events)
+    if pet is None:
+        return  # the pet screen: the shared pick board's recovery puts it up
+    _feature_on(c, pet)
+    c.view.phase = "free"
+    CASCADES.rebuild(c, events)
+    c.refresh_status()
+
+
+# -- pages ----------------------------------------------------------------------------------------------
+def _scatter_text(desc: Mapping[str, Any], fmt: pages.Fmt, stake: int) -> str:
+    return ", ".join(
+        f"{k}× {fmt(v * stake)}" for k, v in sorted(desc["scatter_pays"].items(), key=lambda kv: int(kv[0])) if v
+    )
+
+
+def _base_section(ctx: PageContext) -> str:
+    desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
+    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
+    trigger = _winfalls(desc)["trigger"]
+    return "".join(
+        [
+            '<section id="base-paytable"><h3>Main game paytable</h3>',
+            f'<p class="note">Pays at {fmt(ctx.bet_per_line)} per line on {ctx.lines} fixed lines (the prize × the '
+            "bet per line). Wins pay left to right on consecutive reels from the leftmost; only the highest win per "
+            "line is paid, and wins on different lines add up.</p>",
+            f'<div class="pay special">{img(ctx.assets, wild, names[wild], 80)}<div><h3>{escape(names[wild])}</h3>'
+            f"<p>Wild on reels 1 to 4: substitutes for every symbol except the {escape(names[HOUSE])}. It works "
+            "only together with other symbols: a line of wilds alone pays nothing.</p></div></div>",
+            f'<div class="pay special">{img(ctx.assets, HOUSE, names[HOUSE], 80)}<div><h3>{escape(names[HOUSE])}'
+            f"</h3><p>Scatter: pays anywhere in view, the prize × the total bet: "
+            f"{escape(_scatter_text(desc, fmt, ctx.stake))}, added to the line wins. {trigger} or more start "
+            "Winfalls.</p></div></div>",
+            pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets),
+            "</section>",
+        ]
+    )
+
+
+def _spins_table(desc: Mapping[str, Any]) -> str:
+    spins = {int(k): int(v) for k, v in _winfalls(desc)["spins"].items()}
+    total = sum(spins.values())
+    mean = Fraction(sum(n * w for n, w in spins.items()), total)
+    rows = "".join(
+        f'<tr><th scope="row">{n}</th><td>{pct(Fraction(w, total))}</td></tr>' for n, w in sorted(spins.items())
+    )
+    return (
+        '<table class="ladder spins"><thead><tr><th scope="col">Free spins</th><th scope="col">Chance</th></tr>'
+        f"</thead><tbody>{rows}</tbody></table>"
+        f'<p class="note">On average {float(mean):.3f} free spins; at most {max(spins)}. The number is drawn when '
+        "Winfalls starts, before the pet is chosen.</p>"
+    )
+
+
+def _winfalls_section(ctx: PageContext) -> str:
+    desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
+    w = _winfalls(desc)
+    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
+    pets = "".join(
+        f"<li>{img(ctx.assets, pet, PET_NAMES.get(pet, pet), 56)} → {img(ctx.assets, ego, names[ego], 56)}"
+        f"<span>{escape(PET_NAMES.get(pet, pet))} → {escape(names[ego].split(' (')[0])}</span></li>"
+        for pet, ego in w["alter_egos"].items()
+    )
+    per_line = ctx.bet_per_line
+    pays = []
+    for sid, p in w["paytable"].items():
+        rows = "".join(
+            f"<li><b>{k}×</b> {fmt(v * per_line)}</li>" for k, v in sorted(p.items(), key=lambda kv: -int(kv[0])) if v
+        )
+        pays.append(f'<div class="pay">{img(ctx.assets, sid + EGO_SUFFIX, names[sid], 56)}<ul>{rows}</ul></div>')
+    ladder = ", ".join(f"×{m}" for m in w["multipliers"])
+    return "".join(
+        [
+            '<section id="winfalls-paytable"><h3>Winfalls paytable</h3>',
+            '<p class="note">In Winfalls every symbol is shown in its alter-ego form and pays from this table '
+            f"(the prize × the bet per line, {fmt(per_line)}, × the cascade multiplier).</p>",
+            f'<h4>Choose a pet to feed</h4><ul class="prizes">{pets}</ul>'
+            "<p>The chosen pet's alter ego is an extra wild for the whole feature: like the logo it substitutes "
+            f"for every symbol and pays nothing on its own. Every pet gives the same return.</p>",
+            f'<div class="pay special">{img(ctx.assets, wild + EGO_SUFFIX, names[wild], 80)}<div>'
+            f"<h3>{escape(names[wild])}</h3><p>Still wild on reels 1 to 4, beside the pet's alter ego. No "
+            f"{escape(names[HOUSE])} appears in Winfalls: it cannot be retriggered.</p></div></div>",
+            f'<div class="pays">{"".join(pays)}</div>',
+            f"<h4>Cascade multiplier</h4><p>Each free spin starts without a multiplier; its winning windows pay "
+            f"{ladder} in turn, and ×{w['multipliers'][-1]} stays for any further cascade.</p>",
+            "<h4>Number of free spins</h4>",
+            _spins_table(desc),
+            "</section>",
+        ]
+    )
+
+
+FEATURE_DECISIONS = frozenset({"feature_start", "pick", "free_spin"})
+
+
+def paytable_html(ctx: PageContext) -> str:
+    """The main game paytable and the Winfalls paytable (first while Winfalls is in play: the
+    pet screen's PAYTABLE button leads there), then the win lines."""
+    base, winfalls = _base_section(ctx), _winfalls_section(ctx)
+    first, second = (winfalls, base) if ctx.pending in FEATURE_DECISIONS else (base, winfalls)
+    return first + second + pages.line_shapes(ctx.desc)
+
+
+def rules_html(ctx: PageContext) -> str:
+    """The rules as implemented, every reading of the rule document stated, then the shared
+    paragraphs (with the game's version)."""
+    desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
+    w = _winfalls(desc)
+    bets = desc["bets"]
+    lines = bets["lines"][0]
+    levels = bets["bet_per_line"]
+    top = max(levels)
+    wild = escape(names[next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")])
+    house = escape(names[HOUSE])
+    spins = sorted(int(k) for k in w["spins"])
+    egos = ", ".join(
+        f"the {PET_NAMES.get(p, p)} becomes the {names[e].split(' (')[0]}" for p, e in w["alter_egos"].items()
+    )
+    parts = [
+        f"<h3>{escape(desc['name'])} <small>version {escape(str(desc['version']))}</small></h3>",
+        f"<p>5 reels, {desc['rows']} rows and {lines} fixed win lines that cannot be changed. The total bet is "
+        f"{lines} × the bet per line, changed with the arrows (− and +) between rounds: {fmt(levels[0])} to "
+        f"{fmt(top)} per line. Max Bet plays {lines} lines at {fmt(top)} per line ({fmt(top * lines)}); it is "
+        "disabled while the balance cannot cover it. When the balance falls below the total bet, the bet steps "
+        "down to the highest bet per line the balance covers. The bet carries over from spin to spin.</p>",
+        "<h4>Wins</h4><p>Line wins pay the prize × the bet per line, left to right from the leftmost reel. The "
+        "highest win on each line is paid; wins on different lines add up. Scatter wins pay the prize × the total "
+        "bet and are added to the line wins; feature wins are added to both.</p>",
+        f"<h4>{wild}</h4><p>The {wild} is wild on reels 1 to 4 (never on reel 5) and substitutes for every symbol "
+        f"except the {house}. It works only in conjunction with other symbols: a line made of wilds alone pays "
+        "nothing; wilds followed by a symbol pay as that symbol.</p>",
+        f"<h4>{house}</h4><p>{house}s pay anywhere in view. {w['trigger']} or more start Winfalls.</p>",
+        "<h4>Winfalls</h4><p>The number of free spins is drawn when Winfalls starts: "
+        f"{', '.join(map(str, spins[:-1]))} or {spins[-1]} (see the paytable for the chances), at most "
+        f"{spins[-1]}. Winfalls cannot be retriggered (the {house} is not on its reels) and is played at the lines "
+        "and bet per line of the spin that started it.</p>"
+        "<p><b>Choose a pet to feed</b>: four pets are shown; pick one with a click or tap, with the keys 1 to 4, "
+        f"or with the arrow keys and Enter. It turns into its alter ego ({escape(egos)}), an extra wild for the "
+        "whole feature. The pet screen's PAYTABLE button (or the P key) shows the Winfalls paytable. Every pet "
+        "gives exactly the same return. In Winfalls every symbol is shown in its alter-ego form and pays from "
+        "the Winfalls paytable.</p>"
+        "<p><b>Cascades</b>: a free spin starts without a multiplier. Its first win sets ×1 and is paid × 1; the "
+        "symbols of every winning combination vanish, the symbols above fall into the gaps and new symbols drop "
+        "in from the top (the symbols above the window on each reel's strip). Each further winning window raises "
+        f"the multiplier by one, up to ×{w['multipliers'][-1]}, which stays for any further cascade. It repeats "
+        "until a window shows no win; the next free spin starts without a multiplier again. The multiplier meter "
+        "above the reels shows the multiplier in force; the step's win is counted up on the reels.</p>",
+        pages.shared_rules(
+            ctx,
+            autoplay_stop="when Winfalls is won (if chosen; otherwise it chooses the first pet and plays Winfalls)",
+            recovery="If you reload during Winfalls you continue where you left off: at the title card, at the pet "
+            "screen, or at the next free spin with your pet's alter ego. Each free spin is decided with all its "
+            "cascades when it starts, so a reload during a cascade shows the spin's final window and multiplier.",
+            start="Winfalls",
+        ),
+    ]
+    return "".join(parts)
+
+
+def history_board(record: Any, fmt: Callable[[int], str], assets: str, names: Mapping[str, str]) -> str:
+    """A round's Winfalls in the history: the pet chosen, the free spins, the feature win and
+    the highest multiplier reached ("" for a round without it)."""
+    events = list(record.events)
+    end = next((e for e in events if isinstance(e, ev.FreeSpinsEnd)), None)
+    pet = _chosen(events)
+    if end is None or pet is None:
+        return ""
+    top = max((e.multiplier for e in events if isinstance(e, ev.WinMultiplier)), default=0)
+    reached = f" · highest multiplier ×{top}" if top else ""
+    return (
+        f'<p class="h-feature">{img(assets, pet, PET_NAMES.get(pet, pet), 28)} Winfalls with the '
+        f"{escape(PET_NAMES.get(pet, pet))}: {end.spins} free spins, win {escape(fmt(end.win))}"
+        f"{escape(reached)}</p>"
+    )
+
+
+_ALL_REGULAR = (
+    "WILD", "HOUSE", "GRANNY", "BUTLER", "MIRROR", "CANDLES", "A", "K", "Q", "J", "TEN",
+)  # fmt: skip
+
+
+SCREEN = GameScreen(
+    feature="Winfalls",
+    start_label="CHOOSE A PET",
+    stop_label="Stop when Winfalls is won",
+    handlers={
+        **FREE_SPINS.handlers,
+        **CASCADES.handlers,
+        ev.PickReveal.type: _reveal,
+        ev.PickEnd.type: _pick_end,
+    },
+    wins_beat=CASCADES.wins_beat,
+    rebuild=rebuild_feature,
+    status=FREE_SPINS.status,
+    spin_started=CASCADES.spin_started,
+    extra_symbols=(*PETS, *(s + EGO_SUFFIX for s in _ALL_REGULAR)),
+    big_symbols=(HOUSE, *PETS, "WOLF", "PANTHER", "RAVEN", "GREMLIN"),
+    feature_names={"free_spins": "Winfalls"},
+    paytable=paytable_html,
+    rules=rules_html,
+    history_board=history_board,
+    pick_look=PICK_LOOK,
+)
+register_screen("full_moon_fever", SCREEN)
