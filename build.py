@@ -830,18 +830,19 @@ def build_site(
     )
 
 
-def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, str]]:
+def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, Any]]:
     """Preload hints of the game page, in games.json: every file Python's start needs.
 
-    boot.js adds them once the address is valid (a bad address loads no Python) and the game's
-    art has been asked for (the art is not queued behind them), so that the runtime downloads
-    at once rather than one file after another as each asks for the next. The two large files
-    come first. ``as: fetch`` hints carry ``crossorigin``: Pyodide and PyScript fetch these
-    files in CORS mode, and a hint only serves a request of the same mode.
+    boot.js adds them once the address is valid (a bad address loads no Python), so that the
+    runtime downloads at once rather than one file after another as each asks for the next.
+    The two large files (``first``) are asked for beside the game's art; the others once the
+    art has arrived, so that the art is not queued behind them. ``as: fetch`` hints carry
+    ``crossorigin``: Pyodide and PyScript fetch these files in CORS mode, and a hint only
+    serves a request of the same mode.
     """
     return [
-        {"href": "./pyodide/pyodide.asm.wasm", "as": "fetch"},
-        {"href": "./pyodide/stdlib.zip", "as": "fetch"},
+        {"href": "./pyodide/pyodide.asm.wasm", "as": "fetch", "first": True},
+        {"href": "./pyodide/stdlib.zip", "as": "fetch", "first": True},
         *({"href": f"./pyscript/{n}", "as": "module"} for n in sorted(pyscript, key=lambda n: n != "core.js")
           if not n.startswith("error-")),
         {"href": "./pyodide/boot.mjs", "as": "module"},

@@ -65,6 +65,18 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         assert all(s in marks for s in steps), sorted(marks)
         assert [marks[s] for s in steps] == sorted(marks[s] for s in steps), marks
         assert marks["py:drawn"] <= marks["ready"], marks
+        # The art is asked for before the runtime's smaller files (only the two large ones go
+        # beside it), so it is not queued behind them for a connection.
+        starts = page.evaluate(
+            """() => Object.fromEntries(performance.getEntriesByType('resource')
+                 .map(e => [new URL(e.name).pathname, e.startTime]))"""
+        )
+        assets = game["assets"]
+        shown = [assets[k] for k in ("background", "logo", "frame")] + [assets["symbols"][s] for s in drawn]
+        art = [starts[f"/{u.removeprefix('./')}"] for u in shown]
+        later = [starts[p] for p in ("/slotui.zip", "/pyodide/pyodide.asm.mjs", "/wheels/engine-pyc.zip")]
+        assert art
+        assert max(art) < min(later), (art, later)
         rows = measure.wire(page)
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]

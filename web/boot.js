@@ -68,11 +68,12 @@ const studio = {
   offline: "off",
 
   /** The decoded picture at ``url`` (site-relative), fetched once: a Promise of an <img> or null. */
-  image(url) {
+  image(url, priority = "auto") {
     let found = studio.images.get(url);
     if (!found) {
       const img = new Image();
       img.decoding = "async";
+      img.fetchPriority = priority;
       img.src = new URL(url, ROOT).href;
       found = img.decode().then(
         () => img,
@@ -338,6 +339,8 @@ addEventListener("unhandledrejection", (event) => {
 // background, the logo, and the frame with the reels at the top of their strips. The same
 // decoded pictures serve the game screen later (studio.image).
 const ART_DPR_MAX = 2;
+/** The rest of the runtime waits at most this long for the loading screen's art (ms). */
+const ART_HEAD_START_MS = 1000;
 
 function cover(ctx, img, w, h) {
   const s = Math.max(w / img.naturalWidth, h / img.naturalHeight);
@@ -378,15 +381,17 @@ function drawArt(canvas, art, grid) {
   });
 }
 
-/** Fetch the art the loading screen draws, then draw it (marks.art once it is painted). */
+/** Fetch the art the loading screen draws, then draw it (marks.art once it is painted).
+ * The pictures are asked for at high priority: they are a few kilobytes, and otherwise wait
+ * behind the runtime's downloads for a free connection (HTTP/1.1 hosts give six). */
 function showLoadingArt(game) {
   const a = game.assets ?? {};
   const grid = game.loading_window ?? [];
   const wanted = { background: a.background, logo: a.logo, frame: a.frame };
   const symbols = [...new Set(grid.flat())].filter((s) => a.symbols?.[s]);
   const pending = [
-    ...Object.entries(wanted).filter(([, url]) => url).map(([k, url]) => studio.image(url).then((img) => [k, img])),
-    ...symbols.map((s) => studio.image(a.symbols[s]).then((img) => [`symbol:${s}`, img])),
+    ...Object.entries(wanted).filter(([, url]) => url).map(([k, url]) => studio.image(url, "high").then((img) => [k, img])),
+    ...symbols.map((s) => studio.image(a.symbols[s], "high").then((img) => [`symbol:${s}`, img])),
   ];
   return Promise.all(pending).then((found) => {
     if (!loading()) return;
@@ -571,14 +576,19 @@ async function main() {
   $("#currency").textContent = game.currency;
   for (const span of document.querySelectorAll(".ap-currency, [data-currency]")) span.textContent = game.currency;
   $("#game").setAttribute("aria-busy", "true");
-  // The game's own art first, then the rest of the runtime.
-  showLoadingArt(game).catch((err) => console.warn("[slot-studio] loading art:", err));
+  // The game's own art first, beside the runtime's two large files (the longest downloads),
+  // then the rest of the runtime once the art has arrived: on a host that gives six
+  // connections, the art would otherwise wait a second behind the runtime's files.
+  const hints = games.runtime?.preload ?? [];
+  const art = showLoadingArt(game).catch((err) => console.warn("[slot-studio] loading art:", err));
   // Served by the service worker, Python starts from the memory snapshot it precached
   // (pyodide/boot.mjs), and the page reads the runtime's files from that cache itself.
   const repeat = Boolean(navigator.serviceWorker?.controller);
-  preloadRuntime(games.runtime?.preload, repeat);
+  preloadRuntime(hints.filter((h) => h.first), repeat);
+  await Promise.race([art, new Promise((ok) => setTimeout(ok, ART_HEAD_START_MS))]);
+  preloadRuntime(hints.filter((h) => !h.first), repeat);
   if (repeat) {
-    const files = (games.runtime?.preload ?? []).filter((h) => h.as !== "module").map((h) => h.href);
+    const files = hints.filter((h) => h.as !== "module").map((h) => h.href);
     const restore = readRuntimeFromCache([...files, "./pyodide/snapshot.bin"]);
     new MutationObserver((_, obs) => {
       if (!loading()) {
