@@ -108,6 +108,26 @@ GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
             "free_spins_end",
         )
     ),
+    "lucky_halloween": frozenset(
+        (
+            *_SHARED[:-2],
+            "round_end",
+            "scatter_win",
+            "rider",
+            "rider_symbols",
+            "win_multiplier",
+            "free_spins_awarded",
+            "pick_start",
+            "pick_reveal",
+            "pick_end",
+            "free_spin_start",
+            "free_spins_end",
+            "ladder_start",
+            "ladder_climb",
+            "ladder_win",
+            "jackpot_win",
+        )
+    ),
     "pick_fixture": frozenset(
         (*_SHARED[:-2], "round_end", "pick_start", "pick_reveal", "pick_end")
     ),

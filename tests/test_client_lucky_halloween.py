@@ -26,7 +26,7 @@ from slotui.controller import Controller
 from slotui.pages import PageContext
 from slotui.pick import board
 from slotui.render import draw
-from tests.client_support import Rig, idle, make_rig, restore_rig
+from tests.client_support import GAME_EVENT_TYPES, Rig, idle, make_rig, record_events, restore_rig, wall_clock
 
 GAME = "lucky_halloween"
 SEARCH = range(0, 6000)
@@ -178,10 +178,54 @@ def log_of(r: Rig) -> list[ev.Event]:
     return list(s.round_events) if s.in_round else list(s.last_round.events if s.last_round else ())
 
 
+# -- 0. every event type ----------------------------------------------------------------------------
+class Clock:
+    """A session clock the test moves (seconds since the epoch)."""
+
+    def __init__(self) -> None:
+        self.t = wall_clock()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_every_lucky_halloween_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Rider's six features, free spins with bonus spins, a ladder through a shortcut and
+    a jackpot drop: together every Lucky Halloween event type; the controller plays each
+    round's whole log in order."""
+    seen: set[str] = set()
+    seeds = [feature_seed(f) for f in FEATURES] + [free_spins_seed(), shortcut_seed()]
+    with record_events(monkeypatch) as played:
+        for seed in seeds:
+            played.events.clear()
+            r = rig(seed, turbo=True)
+            play_round(r)
+            assert played.events == log_of(r), seed
+            seen |= played.types
+        # The time jackpot: a few spins feed the pot, then the clock passes its deadline.
+        clock = Clock()
+        r = rig(seeds[0], turbo=True, clock=clock)
+        s = r.session
+        for _ in range(3):
+            s.spin()
+            while s.pending is not None:
+                s.choose(s.pending.choices[0])
+        assert s.jackpot is not None
+        clock.t = s.jackpot.deadline_ms / 1000 + 5
+        r.controller.resume()
+        played.events.clear()
+        play_round(r)
+        assert any(isinstance(e, ev.JackpotWin) for e in log_of(r))
+        assert played.events == log_of(r)
+        seen |= played.types
+    assert seen == GAME_EVENT_TYPES[GAME]
+
+
 # -- 1. the Rider's six features ---------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "feature", ["special_reels", "pumpkin_tree", "random_wilds", "mega_wild", "free_spins", "full_moon_bonus"]
-)
+FEATURES = ("special_reels", "pumpkin_tree", "random_wilds", "mega_wild", "free_spins", "full_moon_bonus")
+
+
+@pytest.mark.parametrize("feature", FEATURES)
 def test_each_rider_feature_plays_its_own_beat(feature: str) -> None:
     r = rig(feature_seed(feature), turbo=True)
     seen = Seen()
