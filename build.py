@@ -30,7 +30,7 @@ import time
 import urllib.parse
 import venv
 import zipfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -590,20 +590,34 @@ def _precompress(data: bytes, ext: str, quality: int) -> bytes:
     return _gzip_cached(data) if ext == ".gz" else _brotli_cached(data, quality)
 
 
-def client_zip(out: Path, bytecode: Path | None = None) -> None:
+def _client_module(name: str) -> str:
+    """The client module an archive member belongs to: ``moon_spell`` for ``moon_spell.py``,
+    ``__pycache__/moon_spell.cpython-314.pyc`` or a package's ``moon_spell/...``."""
+    parts = name.split("/")
+    if parts[0] == "__pycache__":
+        return parts[-1].split(".", 1)[0]
+    return parts[0].removesuffix(".py")
+
+
+def client_zip(out: Path, bytecode: Path | None = None, *, only: Callable[[str], bool] | None = None) -> None:
     """The client modules (web/slotui) as one archive, stored: one request, compressed in transit.
 
-    ``bytecode`` (a zip of ``__pycache__/*.pyc``) is added to it.
+    ``bytecode`` (a zip of ``__pycache__/*.pyc``) is added to it. ``only`` keeps the members
+    of the modules it accepts (by name, `_client_module`): the shared client, or one game's
+    screen.
     """
     client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
+    keep = only or (lambda _module: True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
         for p in sorted(client):
-            info = zipfile.ZipInfo(p.relative_to(WEB / "slotui").as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
-            zf.writestr(info, p.read_bytes())
+            name = p.relative_to(WEB / "slotui").as_posix()
+            if keep(_client_module(name)):
+                zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), p.read_bytes())
         if bytecode is not None:
             with zipfile.ZipFile(bytecode) as extra:
                 for info in extra.infolist():
-                    zf.writestr(info, extra.read(info))
+                    if keep(_client_module(info.filename)):
+                        zf.writestr(info, extra.read(info))
 
 
 def _node() -> str:
@@ -752,21 +766,26 @@ def build_site(
     # The engine's and the client's bytecode, unpacked beside their sources: nothing to compile.
     _copy(made / "engine-pyc.zip", tmp / "wheels" / "engine-pyc.zip")
     files["./wheels/engine-pyc.zip"] = f"{site_packages}/*"
-    client_zip(tmp / "slotui.zip", made / "client-pyc.zip")
+    # Each game's screen module travels with its art (static/games/<id>/client.zip, fetched by
+    # the page of that game only), the shared client in slotui.zip: a new game adds nothing
+    # to another game's first load.
+    ids = playable_games(python)
+    client_zip(tmp / "slotui.zip", made / "client-pyc.zip", only=lambda m: m not in ids)
+    for gid in ids:
+        client_zip(tmp / "static" / "games" / gid / "client.zip", made / "client-pyc.zip", only=gid.__eq__)
     snap = make_snapshot(wheel, WEB / "slotui", stdlib) if snapshot else None
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
     config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
     (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
     # The lobby's list, from the engine.
-    ids = playable_games(python)
     engine = json.loads(
         subprocess.run(
             [str(python), "-c", "import json, pyengine; print(json.dumps(pyengine.__version__))"],
             capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
         ).stdout
     )
-    games = {
+    games: dict[str, Any] = {
         "engine": {"version": engine, "wheel": f"wheels/{wheel.name}"},
         "runtime": {
             "pyodide": _npm_version(PYODIDE_DIR),
@@ -777,6 +796,9 @@ def build_site(
         },
         "games": game_entries(python, ids, plugins),
     }
+    for entry in games["games"]:
+        if entry["id"] in ids:
+            entry["client"] = f"static/games/{entry['id']}/client.zip"  # its screen module
     (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
 
     # The service worker: the build's hash, the files every page needs (precached once a game
@@ -1171,8 +1193,12 @@ def cmd_bench(args: argparse.Namespace) -> None:
         if res.returncode != 0:
             print(f"  {label}: failed: {res.stderr.strip().splitlines()[-1:]}")
             continue
-        for gid, rps in json.loads(res.stdout).items():
-            print(f"  {gid:<18} {rps:>10,.0f} rounds/s   [{version}, {label}]")
+        measured: dict[str, float] = json.loads(res.stdout)
+        base = next(iter(measured.values()), 0.0)  # the first registered game, in the same run
+        first = next(iter(measured), "")
+        for gid, rps in measured.items():
+            ratio = f"{rps / base:.2f}x {first}" if base else ""
+            print(f"  {gid:<18} {rps:>10,.0f} rounds/s  {ratio:<22} [{version}, {label}]")
     print("Exact RTP computations (project venv):")
     code = (
         "import json,time\nfrom pyengine.games import GAME_IDS\nfrom pyengine.math.rtp import rtp_report\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+import zipfile
 from typing import Any
 
 import pytest
@@ -86,6 +87,9 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         # The first visit starts Python without the memory snapshot; every file comes once
         # (the preload hints are the requests Pyodide and PyScript then use).
         assert not any(p.endswith("/snapshot.bin") for p in paths), paths
+        # Only this game's screen module is downloaded (it travels with the game's art).
+        screens = [p for p in paths if p.endswith("/client.zip")]
+        assert screens == [f"/static/games/{GAME}/client.zip"], screens
         runtime = [p for p in paths if "/pyodide/" in p and not p.endswith("/sw.js")]
         assert len(runtime) == len(set(runtime)), runtime
         by_path = {s.path: s for s in served}
@@ -143,6 +147,21 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
     assert hints[0]["href"] == "./pyodide/pyodide.asm.wasm"
     for hint in hints:
         assert (root / hint["href"]).is_file(), hint
+    # The shared client holds no game's screen; each game's screen travels with its art.
+    with zipfile.ZipFile(root / "slotui.zip") as zf:
+        shared = zf.namelist()
+    assert "browser.py" in shared
+    for g in games["games"]:
+        if g.get("hidden"):
+            continue
+        gid = g["id"]
+        assert not [n for n in shared if n == f"{gid}.py" or n.startswith(f"__pycache__/{gid}.")], gid
+        assert g["client"] == f"static/games/{gid}/client.zip"
+        with zipfile.ZipFile(root / g["client"]) as zf:
+            own = zf.namelist()
+        assert f"{gid}.py" in own
+        assert any(n.startswith(f"__pycache__/{gid}.cpython-") for n in own), own
+        assert all(n in (f"{gid}.py",) or n.startswith(f"__pycache__/{gid}.") for n in own), own
     config = json.loads((root / "pyscript.json").read_text())
     assert config["interpreter"] == "./pyodide/boot.mjs"
     # The service worker precaches the shared files at once and each game's art on request.

@@ -586,7 +586,8 @@ async function main() {
   const repeat = Boolean(navigator.serviceWorker?.controller);
   preloadRuntime(hints.filter((h) => h.first), repeat);
   await Promise.race([art, new Promise((ok) => setTimeout(ok, ART_HEAD_START_MS))]);
-  preloadRuntime(hints.filter((h) => !h.first), repeat);
+  const screen = game.client ? [{ href: `./${game.client}`, as: "fetch" }] : []; // the game's screen module
+  preloadRuntime([...hints.filter((h) => !h.first), ...screen], repeat);
   if (repeat) {
     const files = hints.filter((h) => h.as !== "module").map((h) => h.href);
     const restore = readRuntimeFromCache([...files, "./pyodide/snapshot.bin"]);

@@ -50,6 +50,7 @@ STAGES = [
     ("Python ready (interpreter)", "py:Loaded interpreter"),
     ("wheel + client unpacked", "py:Loaded files"),
     ("main.py starts", "pyReady"),
+    ("the game's screen module unpacked", "py:screen"),
     ("the client starts (App)", "py:main"),
     ("session restored or made", "py:session"),
     ("controller and screen made", "py:controller"),

@@ -10,7 +10,11 @@ page. Everything that decides anything lives in `pyengine` and `slotui`.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import os
+import sys
+import zipfile
 from collections import deque
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -23,6 +27,7 @@ from pyengine.games import register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
+import slotui
 from slotui import pages
 from slotui.controller import Controller
 from slotui.controls import Controls
@@ -831,10 +836,36 @@ def _parse_bet(text: str, session: Session) -> Bet | None:
     return None
 
 
+async def load_screen(game_id: str) -> None:
+    """Make the game's screen module importable: it travels with the game's art
+    (games.json ``client``, ``static/games/<id>/client.zip``), so a page downloads only its
+    own game's screen. From the memory snapshot (a repeat visit) it is already imported."""
+    if f"slotui.{game_id}" in sys.modules:
+        return
+    games = json.loads(window.JSON.stringify(STUDIO.games))
+    url = next((g.get("client") for g in games["games"] if g["id"] == game_id), None)
+    folder = next(iter(slotui.__path__))
+    if not url or os.path.exists(os.path.join(folder, f"{game_id}.py")):
+        return
+    res = await js.fetch(url)
+    if not res.ok:
+        raise RuntimeError(f"{url}: HTTP {res.status}")
+    data = bytes((await res.arrayBuffer()).to_py())
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        zf.extractall(folder)
+    # Python's import system caches each folder's listing until its modification time changes
+    # (a frozen test clock never changes it): forget this folder's.
+    forget = getattr(sys.path_importer_cache.get(folder), "invalidate_caches", None)
+    if forget is not None:
+        forget()
+
+
 async def main() -> None:
     """Start the game on the page (``web/main.py`` awaits this)."""
     _bind_page()
     try:
+        await load_screen(str(STUDIO.params.game))
+        mark("py:screen")
         app = App()
         await app.start()
     except Exception as exc:
