@@ -117,23 +117,11 @@ def rounds_of(seed: int, n: int) -> tuple[Session, list[list[ev.Event]]]:
 
 # -- the page -----------------------------------------------------------------------------------------
 def open_game(v: Visit, seed: int) -> Page:
-    v.page.clock.set_fixed_time(T0)
-    page = v.goto(f"{PLAY}&seed={seed}")
-    h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
-    if page.get_attribute("[data-action=turbo]", "aria-pressed") != "true":  # kept from a page before
-        page.click("[data-action=turbo]")
-    page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=5_000)
-    return page
+    return h.open_game(v, GAME, seed, clock=T0)
 
 
 def wait_events(page: Page, kind: str, n: int = 1, timeout: float = ROUND_MS) -> None:
-    page.wait_for_function(
-        "([t, n]) => window.__events.filter(e => e.type === t).length >= n",
-        arg=[kind, n],
-        timeout=timeout,
-        polling=50,
-    )
+    h.wait_events(page, kind, n, timeout)
 
 
 def wait_said(page: Page, text: str, timeout: float = ROUND_MS) -> None:

@@ -91,13 +91,7 @@ def bonus_seed() -> int:
 
 # -- the page ------------------------------------------------------------------------------------------
 def open_game(v: Visit, seed: int) -> Page:
-    v.page.clock.set_fixed_time(T0)
-    page = v.goto(f"{PLAY}&seed={seed}")
-    h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
-    page.click("[data-action=turbo]")
-    page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=5_000)
-    return page
+    return h.open_game(v, GAME, seed, clock=T0)
 
 
 def reload(page: Page) -> None:
@@ -107,12 +101,7 @@ def reload(page: Page) -> None:
 
 
 def wait_events(page: Page, kind: str, n: int = 1) -> None:
-    page.wait_for_function(
-        "([t, n]) => window.__events.filter(e => e.type === t).length >= n",
-        arg=[kind, n],
-        timeout=ROUND_MS,
-        polling=50,
-    )
+    h.wait_events(page, kind, n, ROUND_MS)
 
 
 def pick_board(page: Page) -> dict[str, Any] | None:

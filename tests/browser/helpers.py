@@ -190,3 +190,33 @@ def wait_started(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:
 
 def state(page: Page) -> str:
     return str(page.evaluate("() => document.documentElement.dataset.state"))
+
+
+PAGE_T0 = 1_700_000_000.0
+"""The page's ``Date.now()`` (seconds) in the games' seeded browser tests: 2023-11-14 22:13:20
+UTC, so that the engine in CPython, given the same clock, plays the same rounds."""
+
+
+def open_game(visit: Any, game: str, seed: int, *, clock: float | None = PAGE_T0, turbo: bool = True) -> Page:
+    """Open ``game`` at ``seed`` (the page's clock fixed at ``clock``), wait until it is ready
+    and its loading screen has gone, and switch turbo on (unless a page before left it on)."""
+    if clock is not None:
+        visit.page.clock.set_fixed_time(clock)
+    page: Page = visit.goto(f"play.html?game={game}&seed={seed}")
+    wait_state(page, "ready")
+    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    if turbo:
+        if page.get_attribute("[data-action=turbo]", "aria-pressed") != "true":
+            page.click("[data-action=turbo]")
+        page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=5_000)
+    return page
+
+
+def wait_events(page: Page, kind: str, n: int = 1, timeout: float = 90_000) -> None:
+    """Wait until the page has posted ``n`` events of type ``kind`` (``window.__events``)."""
+    page.wait_for_function(
+        "([t, n]) => window.__events.filter(e => e.type === t).length >= n",
+        arg=[kind, n],
+        timeout=timeout,
+        polling=50,
+    )
