@@ -34,12 +34,14 @@ __all__ = [
     "GAME",
     "GAME_EVENT_TYPES",
     "SPRITES",
+    "Clock",
     "EventRecorder",
     "FakeHost",
     "Rig",
     "find_seed",
     "idle",
     "make_rig",
+    "play_through",
     "play_until",
     "record_events",
     "restore_rig",
@@ -345,6 +347,25 @@ def record_events(monkeypatch: pytest.MonkeyPatch) -> Iterator[EventRecorder]:
     with monkeypatch.context() as m:
         m.setattr(controller_module, "beat_for", spy)
         yield recorder
+
+
+class Clock:
+    """A session clock the test moves (seconds since the epoch)."""
+
+    def __init__(self, t: float = wall_clock()) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def play_through(s: Session, *, buy: bool = False) -> list[ev.Event]:
+    """Spin (or buy the feature) and answer every decision with its first choice (start, the
+    first cell, spin, collect): the round's whole log."""
+    out = s.buy() if buy else s.spin()
+    while s.pending is not None:
+        out += s.choose(s.pending.choices[0])
+    return out
 
 
 def _first_round(seed: int, settings: dict[str, int], answers: tuple[str, ...] = ()) -> tuple[Session, list[ev.Event]]:

@@ -36,6 +36,7 @@ from tests.client_support import (
     idle,
     make_rig,
     play_round,
+    play_through,
     record_events,
     restore_rig,
     round_log,
@@ -54,11 +55,7 @@ ASSETS = "static/games/full_moon_fever"
 
 # -- seeds, found with the engine -------------------------------------------------------------------
 def first_round(seed: int) -> list[ev.Event]:
-    s = Session(FMF, seed=seed)
-    out = s.spin()
-    while s.pending is not None:
-        out += s.choose(s.pending.choices[0])
-    return out
+    return play_through(Session(FMF, seed=seed))
 
 
 def _reaches(events: list[ev.Event], at_least: int) -> bool:

@@ -26,7 +26,16 @@ from slotui.controller import Controller
 from slotui.pages import PageContext
 from slotui.pick import board
 from slotui.render import draw
-from tests.client_support import GAME_EVENT_TYPES, Rig, idle, make_rig, record_events, restore_rig, wall_clock
+from tests.client_support import (
+    GAME_EVENT_TYPES,
+    Clock,
+    Rig,
+    idle,
+    make_rig,
+    play_through,
+    record_events,
+    restore_rig,
+)
 
 GAME = "lucky_halloween"
 SEARCH = range(0, 6000)
@@ -59,13 +68,8 @@ SPRITES = (
 
 # -- the engine --------------------------------------------------------------------------------
 def first_round(seed: int) -> list[ev.Event]:
-    """The first round of a session at ``seed``, every decision answered with its first choice
-    (Start, the first cell, spin)."""
-    s = Session(GAME, seed=seed)
-    events = s.spin()
-    while s.pending is not None:
-        events += s.choose(s.pending.choices[0])
-    return events
+    """The first round of a session at ``seed``, every decision answered with its first choice."""
+    return play_through(Session(GAME, seed=seed))
 
 
 def find(prop: Callable[[list[ev.Event]], bool], what: str) -> int:
@@ -179,16 +183,6 @@ def log_of(r: Rig) -> list[ev.Event]:
 
 
 # -- 0. every event type ----------------------------------------------------------------------------
-class Clock:
-    """A session clock the test moves (seconds since the epoch)."""
-
-    def __init__(self) -> None:
-        self.t = wall_clock()
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def test_every_lucky_halloween_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Rider's six features, free spins with bonus spins, a ladder through a shortcut and
     a jackpot drop: together every Lucky Halloween event type; the controller plays each
@@ -207,9 +201,7 @@ def test_every_lucky_halloween_event_type_is_played(monkeypatch: pytest.MonkeyPa
         r = rig(seeds[0], turbo=True, clock=clock)
         s = r.session
         for _ in range(3):
-            s.spin()
-            while s.pending is not None:
-                s.choose(s.pending.choices[0])
+            play_through(s)
         assert s.jackpot is not None
         clock.t = s.jackpot.deadline_ms / 1000 + 5
         r.controller.resume()

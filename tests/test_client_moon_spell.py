@@ -32,6 +32,7 @@ from slotui.render import draw
 from tests.client_support import (
     FRAME_MS,
     GAME_EVENT_TYPES,
+    Clock,
     Rig,
     first,
     idle,
@@ -89,16 +90,6 @@ def seed_of(kind: str) -> int:
         if KINDS[kind](n):
             return n
     raise AssertionError(f"no Moon Spell seed of kind {kind!r}")
-
-
-class Clock:
-    """A session clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, t: float = wall_clock()) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def rig(seed: int, **kw: Any) -> Rig:

@@ -27,6 +27,7 @@ from tests.browser import helpers as h
 
 # The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.
 from tests.browser.fixtures import PHONE, Visit
+from tests.client_support import play_through
 from tests.test_site import events, meter
 
 pytestmark = pytest.mark.browser
@@ -50,10 +51,7 @@ def fmt(minor: int) -> str:
 
 
 def play(s: Session) -> list[ev.Event]:
-    out = s.spin()
-    while s.pending is not None:
-        out += s.choose(s.pending.choices[0])
-    return out
+    return play_through(s)
 
 
 def line_only(log: list[ev.Event]) -> bool:

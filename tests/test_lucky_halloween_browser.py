@@ -27,6 +27,7 @@ from pyengine.games.lucky_halloween import LadderClimb, LadderWin, RiderAppears
 from pyengine.session import Session
 from tests.browser import helpers as h
 from tests.browser.fixtures import PHONE, Visit
+from tests.client_support import Clock, play_through
 from tests.test_site import events, meter
 
 pytestmark = pytest.mark.browser
@@ -59,14 +60,6 @@ through a green shortcut to COLLECT in four steps."""
 
 
 # -- the engine in CPython ------------------------------------------------------------------------
-class Clock:
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def session(seed: int, clock: Callable[[], float] | None = None) -> Session:
     return Session(GAME, seed=seed, clock=clock or Clock())
 
@@ -76,10 +69,7 @@ def fmt(minor: int) -> str:
 
 
 def play(s: Session) -> list[ev.Event]:
-    out = s.spin()
-    while s.pending is not None:
-        out += s.choose(s.pending.choices[0])
-    return out
+    return play_through(s)
 
 
 def rider(events_: list[ev.Event]) -> str:

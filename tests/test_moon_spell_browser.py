@@ -29,6 +29,7 @@ from tests.browser import helpers as h
 
 # The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.
 from tests.browser.fixtures import PHONE, Visit
+from tests.client_support import Clock, play_through
 from tests.test_site import events, meter
 
 pytestmark = pytest.mark.browser
@@ -44,16 +45,6 @@ SHOWN = ":not([hidden])"
 
 
 # -- the engine in CPython --------------------------------------------------------------------------
-class Clock:
-    """The engine's clock in CPython, set by the test to what the page's clock shows."""
-
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def session(seed: int, clock: Callable[[], float] | None = None) -> Session:
     return Session(GAME, seed=seed, clock=clock or Clock())
 
@@ -63,10 +54,7 @@ def fmt(minor: int) -> str:
 
 
 def play(s: Session, *, buy: bool = False) -> list[ev.Event]:
-    out = s.buy() if buy else s.spin()
-    while s.pending is not None:
-        out += s.choose(s.pending.choices[0])
-    return out
+    return play_through(s, buy=buy)
 
 
 def find_seed(prop: Callable[[list[ev.Event]], bool], what: str, *, buy: bool = False) -> int:
