@@ -858,7 +858,10 @@ def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, Any]]:
     boot.js adds them once the address is valid (a bad address loads no Python), so that the
     runtime downloads at once rather than one file after another as each asks for the next.
     The two large files (``first``) are asked for beside the game's art; the others once the
-    art has arrived, so that the art is not queued behind them. ``as: fetch`` hints carry
+    art has arrived, so that the art is not queued behind them; the files PyScript writes once
+    Python runs (``late``: the engine and the client) once the ``first`` ones have arrived, so
+    that they download while Python starts rather than beside the WebAssembly binary, whose
+    arrival starts it. ``as: fetch`` hints carry
     ``crossorigin``: Pyodide and PyScript fetch these files in CORS mode, and a hint only
     serves a request of the same mode.
     """
@@ -872,9 +875,9 @@ def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, Any]]:
         {"href": "./pyodide/pyodide.asm.mjs", "as": "module"},
         {"href": "./pyscript.json", "as": "fetch"},
         {"href": "./pyodide/pyodide-lock.json", "as": "fetch"},
-        {"href": f"./wheels/{wheel}", "as": "fetch"},
-        {"href": "./wheels/engine-pyc.zip", "as": "fetch"},
-        {"href": "./slotui.zip", "as": "fetch"},
+        {"href": f"./wheels/{wheel}", "as": "fetch", "late": True},
+        {"href": "./wheels/engine-pyc.zip", "as": "fetch", "late": True},
+        {"href": "./slotui.zip", "as": "fetch", "late": True},
     ]
 
 

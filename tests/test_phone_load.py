@@ -78,6 +78,15 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         later = [starts[p] for p in ("/slotui.zip", "/pyodide/pyodide.asm.mjs", "/wheels/engine-pyc.zip")]
         assert art
         assert max(art) < min(later), (art, later)
+        # The files Python reads once it runs are asked for when the WebAssembly binary has
+        # arrived, so that they do not share the link with it.
+        ends = page.evaluate(
+            """() => Object.fromEntries(performance.getEntriesByType('resource')
+                 .map(e => [new URL(e.name).pathname, e.responseEnd]))"""
+        )
+        wasm_end = ends["/pyodide/pyodide.asm.wasm"]
+        late = ["/slotui.zip", "/wheels/engine-pyc.zip", f"/static/games/{GAME}/client.zip"]
+        assert min(starts[p] for p in late) >= wasm_end, ({p: starts[p] for p in late}, wasm_end)
         rows = measure.wire(page)
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]

@@ -416,8 +416,10 @@ function showLoadingArt(game) {
 }
 
 /** Preload hints for the runtime (games.json), added once the art has been asked for.
- * With `modulesOnly`, only the script modules (the other files are read from the cache). */
+ * With `modulesOnly`, only the script modules (the other files are read from the cache).
+ * Returns the links it added. */
 function preloadRuntime(hints, modulesOnly = false) {
+  const links = [];
   for (const { href, as } of hints ?? []) {
     if (modulesOnly && as !== "module") continue;
     const link = document.createElement("link");
@@ -429,7 +431,45 @@ function preloadRuntime(hints, modulesOnly = false) {
     }
     link.href = href;
     document.head.append(link);
+    links.push(link);
   }
+  return links;
+}
+
+/** Calls `then` once, as soon as the last byte of the file at `url` has arrived for the page's
+ * first request of it (or once its preload `link` has loaded, whichever comes first).
+ *
+ * The files Python reads only once it runs (hints marked `late`) are asked for then: while
+ * the WebAssembly binary still downloads they would share the link with it and delay
+ * Python's start by their own download time; afterwards they download while Python starts.
+ * The link's load event alone comes too late: it waits behind Python's start, one long task
+ * of the main thread. So the page's first fetch of the file passes its body through a stream
+ * that reports its end, as the compiler reads it. */
+function whenArrived(url, link, then) {
+  let done = false;
+  const once = () => {
+    if (!done) {
+      done = true;
+      then();
+    }
+  };
+  link?.addEventListener("load", once, { once: true });
+  link?.addEventListener("error", once, { once: true });
+  if (!url) return once();
+  const plain = globalThis.fetch;
+  const wanted = new URL(url, ROOT).href;
+  globalThis.fetch = async function (input, init) {
+    const asked = input instanceof Request ? input.url : String(input);
+    if (new URL(asked, location.href).href !== wanted) return plain.call(globalThis, input, init);
+    globalThis.fetch = plain;
+    const res = await plain.call(globalThis, input, init);
+    if (!res.body) {
+      once();
+      return res;
+    }
+    const body = res.body.pipeThrough(new TransformStream({ flush: once }));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 }
 
 // -- a repeat visit: the runtime read from the service worker's cache ------------------------
@@ -584,10 +624,13 @@ async function main() {
   // Served by the service worker, Python starts from the memory snapshot it precached
   // (pyodide/boot.mjs), and the page reads the runtime's files from that cache itself.
   const repeat = Boolean(navigator.serviceWorker?.controller);
-  preloadRuntime(hints.filter((h) => h.first), repeat);
+  const first = preloadRuntime(hints.filter((h) => h.first), repeat);
   await Promise.race([art, new Promise((ok) => setTimeout(ok, ART_HEAD_START_MS))]);
+  preloadRuntime(hints.filter((h) => !h.first && !h.late), repeat);
   const screen = game.client ? [{ href: `./${game.client}`, as: "fetch" }] : []; // the game's screen module
-  preloadRuntime([...hints.filter((h) => !h.first), ...screen], repeat);
+  const late = [...hints.filter((h) => h.late), ...screen];
+  const wasm = hints.find((h) => h.first && h.href.endsWith(".wasm"))?.href;
+  if (!repeat) whenArrived(wasm, first.find((l) => l.getAttribute("href") === wasm), () => preloadRuntime(late));
   if (repeat) {
     const files = hints.filter((h) => h.as !== "module").map((h) => h.href);
     const restore = readRuntimeFromCache([...files, "./pyodide/snapshot.bin"]);
