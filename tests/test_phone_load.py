@@ -27,6 +27,32 @@ FIRST_LOAD_BUDGET = 6_000_000  # bytes over the wire before data-state=ready (is
 SECOND = "moon_spell"
 
 
+# The mean difference (0-255 per channel) between a symbol drawn from its SVG at a sprite's
+# size and the same symbol scaled from boot.js's rasterised canvas.
+PRERASTER_DIFF_JS = """async (url) => {
+  const img = await window.slotStudio.image(url);
+  const pre = img.slotRaster;
+  if (!pre) return {pre: false};
+  const side = Math.round(pre.width * 0.8);
+  const draw = (src, quality) => {
+    const c = document.createElement('canvas'); c.width = c.height = side;
+    const x = c.getContext('2d');
+    if (quality) x.imageSmoothingQuality = quality;
+    x.drawImage(src, 0, 0, side, side);
+    return x.getImageData(0, 0, side, side).data;
+  };
+  const a = draw(img), b = draw(pre, 'high');
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
+  return {pre: true, side, mean: sum / a.length};
+}"""
+
+
+def drawn_first(game: dict[str, Any]) -> str:
+    """The symbol at the top left of the game's loading window."""
+    return str(game["loading_window"][0][0])
+
+
 def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Browser, server: Any) -> None:
     v = Visit(
         browser, server.url, viewport=measure.PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=3
@@ -87,6 +113,15 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         wasm_end = ends["/pyodide/pyodide.asm.wasm"]
         late = ["/slotui.zip", "/wheels/engine-pyc.zip", f"/static/games/{GAME}/client.zip"]
         assert min(starts[p] for p in late) >= wasm_end, ({p: starts[p] for p in late}, wasm_end)
+        # While the runtime downloaded, the game's symbols and background were rasterised
+        # (boot.js), and the game drew its sprites from those pixels, not from the SVGs.
+        assert marks["prerastered"] < marks["py:Loaded interpreter"], marks
+        rasters = page.evaluate("() => window.slotStudio.rasters")
+        assert rasters["prerastered"] >= len(game["assets"]["symbols"]), rasters
+        # Scaled from those pixels, a symbol looks as it does drawn from its SVG at that size.
+        diff = page.evaluate(PRERASTER_DIFF_JS, game["assets"]["symbols"][drawn_first(game)])
+        assert diff["pre"], diff
+        assert diff["mean"] < 4, diff
         rows = measure.wire(page)
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]

@@ -415,6 +415,60 @@ function showLoadingArt(game) {
   });
 }
 
+// -- the game's pictures rasterised while the runtime downloads -------------------------------
+// Drawing an SVG picture the first time rasterises it, on the main thread: on a slow phone the
+// game's symbols and background took about 300 ms of the client's start-up. While the
+// runtime downloads, the main thread is idle, so each of those pictures is rasterised then,
+// one per task, into a canvas at least as large as the game can draw it (a symbol's cell is
+// at most the canvas divided by the reel grid; the background covers the canvas) and kept on
+// its <img> as `slotRaster`. `slotui.browser.raster` draws from that canvas when it is large
+// enough (a scaled copy of pixels) and from the SVG itself otherwise.
+
+/** The game canvas's size in device pixels, as `slotui.browser` sizes it. */
+function stagePixels() {
+  const box = $("#stage")?.getBoundingClientRect();
+  const dpr = Math.min(devicePixelRatio || 1, ART_DPR_MAX);
+  return box ? [Math.max(Math.floor(box.width * dpr), 1), Math.max(Math.floor(box.height * dpr), 1)] : [0, 0];
+}
+
+function prerasterize(game) {
+  const a = game.assets ?? {};
+  const grid = game.loading_window ?? [];
+  const [w, h] = stagePixels();
+  if (!(w > 1 && h > 1) || !grid.length) return Promise.resolve(0);
+  const side = Math.ceil(Math.min(w / grid.length, h / Math.max(1, ...grid.map((r) => r.length))));
+  const jobs = Object.values(a.symbols ?? {}).map((url) => [url, side, side, false]);
+  if (a.background) jobs.unshift([a.background, w, h, true]);
+  const one = ([url, cw, ch, fill]) =>
+    studio.image(url).then(
+      (img) =>
+        new Promise((done) =>
+          setTimeout(() => {
+            try {
+              if (img && loading()) {
+                const c = document.createElement("canvas");
+                c.width = cw;
+                c.height = ch;
+                const x = c.getContext("2d");
+                if (fill) cover(x, img, cw, ch);
+                else x.drawImage(img, 0, 0, cw, ch);
+                x.getImageData(0, 0, 1, 1); // rasterise now, not when the game first draws it
+                img.slotRaster = c;
+              }
+            } catch (err) {
+              console.warn("[slot-studio] pictures:", err); // the game rasterises it itself
+            }
+            done();
+          }, 0),
+        ),
+    );
+  // One picture per task, so that a task of Python's start never waits long behind them.
+  return jobs.reduce((chain, job) => chain.then(() => one(job)), Promise.resolve()).then(() => {
+    marks.prerastered ??= performance.now();
+    return jobs.length;
+  });
+}
+
 /** Preload hints for the runtime (games.json), added once the art has been asked for.
  * With `modulesOnly`, only the script modules (the other files are read from the cache).
  * Returns the links it added. */
@@ -532,7 +586,7 @@ for _finder in list(_sys.path_importer_cache.values()):
 del _sys, _finder
 `;
 
-async function startPython(game) {
+async function startPython(game, painted) {
   const script = document.createElement("script");
   script.type = "py";
   script.src = "./main.py";
@@ -562,6 +616,9 @@ async function startPython(game) {
   marks.pyscript = performance.now();
   // The game's pictures download and decode while the Python runtime downloads.
   for (const url of game.assets?.pictures ?? []) studio.image(url);
+  // On a first visit, once the loading screen is painted, the pictures are rasterised while
+  // the runtime downloads (a repeat visit reads it from the cache: there is no such wait).
+  painted?.then(() => prerasterize(game)).catch((err) => console.warn("[slot-studio] pictures:", err));
   // PyScript's only default worker hook is compiled with Function() when the interpreter
   // is ready, which the CSP forbids ('unsafe-eval'). This page runs no workers: drop it.
   core.hooks.worker.onBeforeRunAsync.clear();
@@ -650,7 +707,7 @@ async function main() {
     }
   }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
   try {
-    await startPython(game);
+    await startPython(game, repeat ? null : art);
   } catch (err) {
     loadFailed("The game could not load. Check the connection and reload the page.", err?.stack ?? String(err));
   }

@@ -196,14 +196,41 @@ class JsCanvas:
         self.reset_state()
 
 
+def prerastered(img: Any, w: int, h: int, cover: bool) -> Any:
+    """The canvas boot.js rasterised ``img`` into while the runtime downloaded, if it can
+    stand for the picture at ``w`` x ``h`` (as large or larger; for a cover, of the same
+    proportions), else None."""
+    pre = getattr(img, "slotRaster", None)
+    if nil(pre):
+        return None
+    pw, ph = int(pre.width), int(pre.height)
+    if pw < w or ph < h:
+        return None
+    if cover and abs(pw * h - ph * w) > 0.01 * pw * h:
+        return None
+    return pre
+
+
+RASTERS = {"prerastered": 0, "svg": 0}
+"""How many sprites `raster` drew from boot.js's canvases and how many from the SVG itself
+(the page's ``slotStudio.rasters``: a browser test reads it)."""
+
+
 def raster(img: Any, w: float, h: float, *, blur: bool = False, cover: bool = False) -> Any:
     """Draw an image once into an offscreen canvas of the size it will be blitted at
     (with ``cover``, scaled to cover it in its own proportions, centred and cropped, as the
-    loading screen draws the background)."""
+    loading screen draws the background). The pixels boot.js rasterised while the runtime
+    downloaded serve when they are large enough: drawing an SVG the first time costs far more
+    than scaling pixels."""
     c = document.createElement("canvas")
     c.width = max(int(w), 1)
     c.height = max(int(h), 1)
     x = c.getContext("2d")
+    pre = prerastered(img, c.width, c.height, cover)
+    RASTERS["svg" if pre is None else "prerastered"] += 1
+    if pre is not None:
+        img, cover = pre, False  # a cover was rasterised covering the same proportions
+        x.imageSmoothingQuality = "high"
     iw, ih = float(getattr(img, "naturalWidth", 0) or 0), float(getattr(img, "naturalHeight", 0) or 0)
     if cover and iw > 0 and ih > 0:
         scale = max(c.width / iw, c.height / ih)
@@ -762,6 +789,7 @@ class App:
         mark("py:images")
         self.resize()
         mark("py:rasterized")
+        STUDIO.rasters = js_obj(RASTERS)
         self.listen(window, "resize", self.resize)
         self.listen(window, "storage", self.on_storage)
         observer = window.ResizeObserver.new(create_proxy(self.resize))
