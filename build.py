@@ -129,28 +129,34 @@ PRECOMPRESSED = COMPRESSIBLE | {".zip"}
 SW_PLACEHOLDER = 'const BUILD = { version: "dev", files: [], games: {} };'
 
 # Makes pyodide/snapshot.bin under Node.js: Pyodide's memory right after start-up with the
-# engine wheel unpacked and the engine, the client and the standard modules they use already
-# imported. Restoring it skips Python's initialisation in the browser (seconds on a slow
+# engine, the client, every game's screen and the standard modules they use already imported
+# from the zips the page mounts. Restoring it skips Python's initialisation in the browser (seconds on a slow
 # machine). The files themselves are not in the snapshot: PyScript's `files` writes them again.
 SNAPSHOT_JS = r"""
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-const [pyodideDir, stdlib, wheel, clientDir, out] = process.argv.slice(1);  // node -e: no script path
+const [pyodideDir, stdlib, engine, client, screens, out] = process.argv.slice(1);  // node -e: no script path
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
 const py = await loadPyodide({
   indexURL: pyodideDir + "/", stdLibURL: stdlib, _makeSnapshot: true,
   stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
 });
-const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
-py.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
-py.FS.mkdirTree("/home/pyodide/slotui");
-for (const name of readdirSync(clientDir).filter((n) => n.endsWith(".py"))) {
-  py.FS.writeFile(`/home/pyodide/slotui/${name}`, new Uint8Array(readFileSync(join(clientDir, name))));
+// The very zips the page writes at the same paths (zipimport keeps a table of their members),
+// mounted as web/main.py mounts them; each game's screen as slotui.browser.load_screen does.
+py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(engine)));
+py.FS.writeFile("/home/pyodide/slotui.zip", new Uint8Array(readFileSync(client)));
+const mounted = [];
+for (const name of readdirSync(screens).filter((n) => n.endsWith(".zip")).sort()) {
+  py.FS.writeFile(`/home/pyodide/${name}`, new Uint8Array(readFileSync(join(screens, name))));
+  mounted.push(`/home/pyodide/${name}`);
 }
+py.globals.set("SCREENS", JSON.stringify(mounted));
 const imported = py.runPython(`
-import importlib, pkgutil, json
+import importlib, pkgutil, json, sys
+sys.path[:0] = ["/home/pyodide/slotui.zip", "/home/pyodide/engine.zip"]
 import pyengine, slotui
+slotui.__path__.extend(json.loads(SCREENS))
 STDLIB = ["asyncio", "decimal", "fractions", "json", "html", "secrets", "shutil", "traceback", "zipfile",
           "pyodide.ffi"]
 SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
@@ -187,15 +193,16 @@ const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs
 const py = await loadPyodide({
   indexURL: pyodideDir + "/", stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n"),
 });
-const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
-py.unpackArchive(new Uint8Array(readFileSync(wheel)), "whl", { extractDir: sitePackages });
-py.unpackArchive(new Uint8Array(readFileSync(clientZip)), "zip", { extractDir: "/home/pyodide/slotui" });
+// The page imports the engine and the client in place from the zips PyScript writes (web/main.py
+// puts them on sys.path); here they hold sources only (the bytecode is made below).
+py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(wheel)));
+py.FS.writeFile("/home/pyodide/slotui.zip", new Uint8Array(readFileSync(clientZip)));
 // PyScript's own start-up lines.
 py.runPython("import os as _os\nfrom pathlib import Path as _Path\nimport builtins\ndel _os, _Path, builtins");
 py.globals.set("LAZY", lazy);
 const members = py.runPython(`
-import importlib, json, pkgutil, sys, traceback
-sys.path.insert(0, "/home/pyodide")
+import importlib, json, os, pkgutil, sys, traceback
+sys.path[:0] = ["/home/pyodide/slotui.zip", "/home/pyodide/engine.zip"]
 import pyengine, slotui
 SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
 for pkg in (pyengine, slotui):
@@ -218,7 +225,7 @@ except ValueError:
     traceback.format_exc()
 for name in json.loads(LAZY):
     importlib.import_module(name)
-ZIP = next(p for p in sys.path if p.endswith(".zip")) + "/"
+ZIP = os.path.dirname(os.__file__) + "/"  # the standard library's zip
 files = {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
 members = sorted(f[len(ZIP):] for f in files if f.startswith(ZIP))
 # Every package above a kept module keeps its __init__ (namespace packages have none).
@@ -231,7 +238,6 @@ for name in list(members):
 json.dumps(sorted(members))
 `.replace("ZIP_NAMES", "set(__import__('zipfile').ZipFile(ZIP[:-1]).namelist())"));
 py.globals.set("MEMBERS", members);
-py.globals.set("SITE_PACKAGES", sitePackages);
 py.runPython(`
 import ast, importlib.util, json, os, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
@@ -258,23 +264,24 @@ def pyc(source, filename, strip=False):
 def entry(name):
     return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
 
-zip_path = next(p for p in sys.path if p.endswith(".zip"))
+zip_path = os.path.dirname(os.__file__)
 src = zipfile.ZipFile(zip_path)
 with zipfile.ZipFile("/tmp/stdlib.zip", "w", zipfile.ZIP_STORED) as dst:
     for name in json.loads(MEMBERS):  # .pyc alone: zipimport loads it without the source
         dst.writestr(entry(name + "c"), pyc(src.read(name), f"{zip_path}/{name}", strip=True))
-# The engine's and the client's modules that the page imports, as __pycache__ files to unpack
-# next to their sources (site-packages, and the client's folder).
-for top, out in ((SITE_PACKAGES, "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui", "/tmp/client-pyc.zip")):
+# The engine's and the client's modules that the page imports, as bytecode beside their
+# sources in the zips the page imports from (pyengine/x.pyc next to pyengine/x.py: zipimport
+# takes the .pyc and never compiles).
+MOUNTED = (("/home/pyodide/engine.zip", "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui.zip", "/tmp/client-pyc.zip"))
+for top, out in MOUNTED:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
         for m in sorted(list(sys.modules.values()), key=lambda m: getattr(m, "__name__", "")):
             f = getattr(m, "__file__", None) or ""
             ours = (m.__name__ + ".").startswith(("pyengine.", "slotui."))
             if not (ours and f.startswith(top + "/") and f.endswith(".py")):
                 continue
-            with open(f, "rb") as fh:
-                data = fh.read()
-            dst.writestr(entry(os.path.relpath(importlib.util.cache_from_source(f), top)), pyc(data, f))
+            data = m.__loader__.get_data(f)
+            dst.writestr(entry(f[len(top) + 1:] + "c"), pyc(data, f))
 `);
 for (const name of ["stdlib.zip", "engine-pyc.zip", "client-pyc.zip"]) {
   writeFileSync(join(out, name), py.FS.readFile(`/tmp/${name}`));
@@ -591,33 +598,53 @@ def _precompress(data: bytes, ext: str, quality: int) -> bytes:
 
 
 def _client_module(name: str) -> str:
-    """The client module an archive member belongs to: ``moon_spell`` for ``moon_spell.py``,
-    ``__pycache__/moon_spell.cpython-314.pyc`` or a package's ``moon_spell/...``."""
-    parts = name.split("/")
-    if parts[0] == "__pycache__":
-        return parts[-1].split(".", 1)[0]
-    return parts[0].removesuffix(".py")
+    """The client module an archive member belongs to: ``moon_spell`` for
+    ``slotui/moon_spell.py``, ``slotui/moon_spell.pyc`` or a package's ``slotui/moon_spell/...``."""
+    return name.removeprefix("slotui/").split("/")[0].split(".")[0]
 
 
-def client_zip(out: Path, bytecode: Path | None = None, *, only: Callable[[str], bool] | None = None) -> None:
+def _entry(name: str) -> zipfile.ZipInfo:
+    return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+
+
+def client_zip(
+    out: Path, bytecode: Path | None = None, *, only: Callable[[str], bool] | None = None, package: bool = True
+) -> None:
     """The client modules (web/slotui) as one archive, stored: one request, compressed in transit.
 
-    ``bytecode`` (a zip of ``__pycache__/*.pyc``) is added to it. ``only`` keeps the members
-    of the modules it accepts (by name, `_client_module`): the shared client, or one game's
-    screen.
+    The page imports from it in place (no unpacking): with ``package``, the archive holds the
+    ``slotui`` package and goes on ``sys.path`` (web/main.py); without, it holds modules of
+    that package at its top, and goes on ``slotui.__path__`` (a game's screen,
+    `slotui.browser.load_screen`). ``bytecode`` (a zip of ``slotui/*.pyc``, `make_stdlib`)
+    puts each module's bytecode beside its source. ``only`` keeps the members of the modules
+    it accepts (by name, `_client_module`): the shared client, or one game's screen.
     """
     client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
     keep = only or (lambda _module: True)
+    prefix = "slotui/" if package else ""
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
         for p in sorted(client):
-            name = p.relative_to(WEB / "slotui").as_posix()
+            name = "slotui/" + p.relative_to(WEB / "slotui").as_posix()
             if keep(_client_module(name)):
-                zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), p.read_bytes())
+                zf.writestr(_entry(prefix + name.removeprefix("slotui/")), p.read_bytes())
         if bytecode is not None:
             with zipfile.ZipFile(bytecode) as extra:
                 for info in extra.infolist():
                     if keep(_client_module(info.filename)):
-                        zf.writestr(info, extra.read(info))
+                        zf.writestr(_entry(prefix + info.filename.removeprefix("slotui/")), extra.read(info))
+
+
+def engine_zip(out: Path, wheel: Path, bytecode: Path) -> None:
+    """The engine as the page imports it in place: the wheel's own members (sources, game data,
+    metadata), and beside each module the page imports its bytecode (`make_stdlib`), stored,
+    so that brotli compresses it in transit (the wheel's members are deflated)."""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf, zipfile.ZipFile(wheel) as whl:
+        for info in sorted(whl.infolist(), key=lambda i: i.filename):
+            if not info.is_dir():
+                zf.writestr(_entry(info.filename), whl.read(info))
+        with zipfile.ZipFile(bytecode) as extra:
+            for info in extra.infolist():
+                zf.writestr(_entry(info.filename), extra.read(info))
 
 
 def _node() -> str:
@@ -660,18 +687,19 @@ def make_stdlib(wheel: Path, client: Path) -> tuple[Path, list[str]]:
     return out, members
 
 
-def make_snapshot(wheel: Path, client: Path, stdlib: Path) -> Path | None:
-    """Pyodide's memory snapshot for this wheel, client and trimmed standard library (cached).
+def make_snapshot(engine: Path, client: Path, screens: Path, stdlib: Path) -> Path | None:
+    """Pyodide's memory snapshot for this engine zip, client zip, the games' screen zips (a
+    folder of ``<id>.zip``) and trimmed standard library (cached).
 
-    None where Node.js fails. It is made against the very zip the page mounts: the snapshot
-    holds zipimport's table of that zip's members.
+    None where Node.js fails. It is made against the very zips the page mounts: the snapshot
+    holds zipimport's table of each zip's members.
     """
     node = shutil.which("node")
     if node is None:
         log("WARNING: no node on PATH: the site starts Python without a snapshot (slower)")
         return None
     h = hashlib.sha256(SNAPSHOT_JS.encode())
-    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), stdlib, wheel, *sorted(client.glob("*.py"))]:
+    for f in [*(PYODIDE_DIR / n for n in PYODIDE_FILES), stdlib, engine, client, *sorted(screens.glob("*.zip"))]:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     out = CACHE / f"snapshot-{h.hexdigest()[:20]}.bin"
     if out.exists():
@@ -680,8 +708,8 @@ def make_snapshot(wheel: Path, client: Path, stdlib: Path) -> Path | None:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".partial")
     proc = subprocess.run(
-        [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(stdlib), str(wheel), str(client),
-         str(tmp)],
+        [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(stdlib), str(engine), str(client),
+         str(screens), str(tmp)],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
     if proc.returncode != 0 or not tmp.exists():
@@ -720,8 +748,6 @@ def build_site(
     if not (PYODIDE_DIR / "pyodide.mjs").exists() or not (PYSCRIPT_DIR / "dist" / "core.js").exists():
         ensure_npm()
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
-    py_version = ".".join(lock["info"]["python"].split(".")[:2])
-    site_packages = f"/lib/python{py_version}/site-packages"
     tmp = out.with_name(out.name + ".partial")
     if tmp.exists():
         shutil.rmtree(tmp)
@@ -751,10 +777,12 @@ def build_site(
             text = _skip_pyscript_import(text)
         (tmp / "pyscript").mkdir(exist_ok=True)
         (tmp / "pyscript" / name).write_text(text, encoding="utf-8")
-    # The engine wheel, unpacked into site-packages by PyScript's `files` (no micropip).
+    # The engine wheel (for download; the page imports its members from wheels/engine.zip).
     wheel = build_wheel(python)
     _copy(wheel, tmp / "wheels" / wheel.name)
-    files: dict[str, str] = {f"./wheels/{wheel.name}": f"{site_packages}/*", "./slotui.zip": "./slotui/*"}
+    # The page imports the engine and the client in place, from zips PyScript writes into its
+    # working folder (web/main.py puts them on sys.path): nothing to unpack.
+    files: dict[str, str] = {"./wheels/engine.zip": "./engine.zip", "./slotui.zip": "./slotui.zip"}
     if plugins:
         _plugin_zip(tmp / "plugins.zip", plugins.values())
         files["./plugins.zip"] = "./*"
@@ -763,17 +791,23 @@ def build_site(
     stdlib = made / "stdlib.zip"
     _copy(stdlib, tmp / "pyodide" / "stdlib.zip")
     _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
-    # The engine's and the client's bytecode, unpacked beside their sources: nothing to compile.
-    _copy(made / "engine-pyc.zip", tmp / "wheels" / "engine-pyc.zip")
-    files["./wheels/engine-pyc.zip"] = f"{site_packages}/*"
+    # The engine: the wheel's members with the bytecode of the modules the page imports.
+    engine_zip(tmp / "wheels" / "engine.zip", wheel, made / "engine-pyc.zip")
     # Each game's screen module travels with its art (static/games/<id>/client.zip, fetched by
     # the page of that game only), the shared client in slotui.zip: a new game adds nothing
     # to another game's first load.
     ids = playable_games(python)
     client_zip(tmp / "slotui.zip", made / "client-pyc.zip", only=lambda m: m not in ids)
+    screens = CACHE / "screens.partial"
+    if screens.exists():
+        shutil.rmtree(screens)
+    screens.mkdir(parents=True)
     for gid in ids:
-        client_zip(tmp / "static" / "games" / gid / "client.zip", made / "client-pyc.zip", only=gid.__eq__)
-    snap = make_snapshot(wheel, WEB / "slotui", stdlib) if snapshot else None
+        own = tmp / "static" / "games" / gid / "client.zip"
+        client_zip(own, made / "client-pyc.zip", only=gid.__eq__, package=False)
+        shutil.copyfile(own, screens / f"{gid}.zip")
+    snap = make_snapshot(tmp / "wheels" / "engine.zip", tmp / "slotui.zip", screens, stdlib) if snapshot else None
+    shutil.rmtree(screens)
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
     config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
@@ -792,7 +826,7 @@ def build_site(
             "pyscript": _npm_version(PYSCRIPT_DIR),
             "python": lock["info"]["python"],
             # What the game page starts downloading before Python asks for it.
-            "preload": preload_hints(wheel.name, ps_files),
+            "preload": preload_hints(ps_files),
         },
         "games": game_entries(python, ids, plugins),
     }
@@ -815,7 +849,7 @@ def build_site(
         parts = rel.split("/")
         if parts[:2] == ["static", "games"] and parts[2] in per_game and parts[-1] != "tile.svg":
             per_game[parts[2]].append(rel)
-        else:
+        elif not rel.endswith(".whl"):  # the wheel is for download: the page imports engine.zip
             shared.append(rel)
     sw = (WEB / "sw.js").read_text(encoding="utf-8")
     if SW_PLACEHOLDER not in sw:
@@ -852,7 +886,7 @@ def build_site(
     )
 
 
-def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, Any]]:
+def preload_hints(pyscript: list[str]) -> list[dict[str, Any]]:
     """Preload hints of the game page, in games.json: every file Python's start needs.
 
     boot.js adds them once the address is valid (a bad address loads no Python), so that the
@@ -875,8 +909,7 @@ def preload_hints(wheel: str, pyscript: list[str]) -> list[dict[str, Any]]:
         {"href": "./pyodide/pyodide.asm.mjs", "as": "module"},
         {"href": "./pyscript.json", "as": "fetch"},
         {"href": "./pyodide/pyodide-lock.json", "as": "fetch"},
-        {"href": f"./wheels/{wheel}", "as": "fetch", "late": True},
-        {"href": "./wheels/engine-pyc.zip", "as": "fetch", "late": True},
+        {"href": "./wheels/engine.zip", "as": "fetch", "late": True},
         {"href": "./slotui.zip", "as": "fetch", "late": True},
     ]
 

@@ -101,7 +101,7 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         assets = game["assets"]
         shown = [assets[k] for k in ("background", "logo", "frame")] + [assets["symbols"][s] for s in drawn]
         art = [starts[f"/{u.removeprefix('./')}"] for u in shown]
-        later = [starts[p] for p in ("/slotui.zip", "/pyodide/pyodide.asm.mjs", "/wheels/engine-pyc.zip")]
+        later = [starts[p] for p in ("/slotui.zip", "/pyodide/pyodide.asm.mjs", "/wheels/engine.zip")]
         assert art
         assert max(art) < min(later), (art, later)
         # The files Python reads once it runs are asked for when the WebAssembly binary has
@@ -111,7 +111,7 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
                  .map(e => [new URL(e.name).pathname, e.responseEnd]))"""
         )
         wasm_end = ends["/pyodide/pyodide.asm.wasm"]
-        late = ["/slotui.zip", "/wheels/engine-pyc.zip", f"/static/games/{GAME}/client.zip"]
+        late = ["/slotui.zip", "/wheels/engine.zip", f"/static/games/{GAME}/client.zip"]
         assert min(starts[p] for p in late) >= wasm_end, ({p: starts[p] for p in late}, wasm_end)
         # While the runtime downloaded, the game's symbols and background were rasterised
         # (boot.js), and the game drew its sprites from those pixels, not from the SVGs.
@@ -191,21 +191,29 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
     assert hints[0]["href"] == "./pyodide/pyodide.asm.wasm"
     for hint in hints:
         assert (root / hint["href"]).is_file(), hint
+    # The page imports from the zips in place: each module's bytecode beside its source.
     # The shared client holds no game's screen; each game's screen travels with its art.
     with zipfile.ZipFile(root / "slotui.zip") as zf:
         shared = zf.namelist()
-    assert "browser.py" in shared
+    assert {"slotui/__init__.py", "slotui/browser.py", "slotui/browser.pyc"} <= set(shared), shared
     for g in games["games"]:
         if g.get("hidden"):
             continue
         gid = g["id"]
-        assert not [n for n in shared if n == f"{gid}.py" or n.startswith(f"__pycache__/{gid}.")], gid
+        assert not [n for n in shared if n.startswith(f"slotui/{gid}.")], gid
         assert g["client"] == f"static/games/{gid}/client.zip"
         with zipfile.ZipFile(root / g["client"]) as zf:
             own = zf.namelist()
-        assert f"{gid}.py" in own
-        assert any(n.startswith(f"__pycache__/{gid}.cpython-") for n in own), own
-        assert all(n in (f"{gid}.py",) or n.startswith(f"__pycache__/{gid}.") for n in own), own
+        assert sorted(own) == [f"{gid}.py", f"{gid}.pyc"], own
+    # The engine: every member of the wheel, and the bytecode of the modules the page imports.
+    wheel = root / games["engine"]["wheel"]
+    with zipfile.ZipFile(wheel) as whl, zipfile.ZipFile(root / "wheels" / "engine.zip") as eng:
+        members = set(eng.namelist())
+        assert {i.filename for i in whl.infolist() if not i.is_dir()} <= members
+        for name in ("pyengine/__init__", "pyengine/session", "pyengine/games/book_of_spells"):
+            assert eng.read(f"{name}.py") == whl.read(f"{name}.py")
+            assert f"{name}.pyc" in members, name
+        assert all(i.compress_type == zipfile.ZIP_STORED for i in eng.infolist())
     config = json.loads((root / "pyscript.json").read_text())
     assert config["interpreter"] == "./pyodide/boot.mjs"
     # The service worker precaches the shared files at once and each game's art on request.

@@ -1,9 +1,19 @@
 """The page's Python entry point (PyScript runs it on the main thread).
 
-The browser adapter itself is `slotui.browser`: it is imported, and so compiled, when the
-build makes the Python memory snapshot, so the page does not compile it on every load.
+PyScript writes the engine (engine.zip: the wheel's members with their bytecode) and the
+shared client (slotui.zip) into its working folder; Python imports them in place from there,
+with nothing to unpack. The browser adapter itself is `slotui.browser`: it is imported, and
+so compiled, when the build makes the Python memory snapshot (which has these zips on its
+path already), so the page does not compile it on every load.
 """
 
-from slotui.browser import main
+import os
+import sys
+
+for _zip in ("engine.zip", "slotui.zip"):
+    if os.path.abspath(_zip) not in sys.path:
+        sys.path.insert(0, os.path.abspath(_zip))
+
+from slotui.browser import main  # noqa: E402  (the zips above hold it)
 
 await main()

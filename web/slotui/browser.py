@@ -10,11 +10,10 @@ page. Everything that decides anything lives in `pyengine` and `slotui`.
 from __future__ import annotations
 
 import asyncio
-import io
+import importlib.util
 import json
 import os
 import sys
-import zipfile
 from collections import deque
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -196,7 +195,7 @@ class JsCanvas:
         self.reset_state()
 
 
-def prerastered(img: Any, w: int, h: int, cover: bool) -> Any:
+def prerastered(img: Any, w: int, h: int, *, cover: bool) -> Any:
     """The canvas boot.js rasterised ``img`` into while the runtime downloaded, if it can
     stand for the picture at ``w`` x ``h`` (as large or larger; for a cover, of the same
     proportions), else None."""
@@ -226,7 +225,7 @@ def raster(img: Any, w: float, h: float, *, blur: bool = False, cover: bool = Fa
     c.width = max(int(w), 1)
     c.height = max(int(h), 1)
     x = c.getContext("2d")
-    pre = prerastered(img, c.width, c.height, cover)
+    pre = prerastered(img, c.width, c.height, cover=cover)
     RASTERS["svg" if pre is None else "prerastered"] += 1
     if pre is not None:
         img, cover = pre, False  # a cover was rasterised covering the same proportions
@@ -867,25 +866,22 @@ def _parse_bet(text: str, session: Session) -> Bet | None:
 async def load_screen(game_id: str) -> None:
     """Make the game's screen module importable: it travels with the game's art
     (games.json ``client``, ``static/games/<id>/client.zip``), so a page downloads only its
-    own game's screen. From the memory snapshot (a repeat visit) it is already imported."""
-    if f"slotui.{game_id}" in sys.modules:
+    own game's screen. Its archive goes on ``slotui.__path__`` as it is (zipimport reads the
+    module and its bytecode in place). From the memory snapshot (a repeat visit) it is
+    already imported."""
+    if f"slotui.{game_id}" in sys.modules or importlib.util.find_spec(f"slotui.{game_id}") is not None:
         return
     games = json.loads(window.JSON.stringify(STUDIO.games))
     url = next((g.get("client") for g in games["games"] if g["id"] == game_id), None)
-    folder = next(iter(slotui.__path__))
-    if not url or os.path.exists(os.path.join(folder, f"{game_id}.py")):
+    if not url:
         return
     res = await js.fetch(url)
     if not res.ok:
         raise RuntimeError(f"{url}: HTTP {res.status}")
-    data = bytes((await res.arrayBuffer()).to_py())
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        zf.extractall(folder)
-    # Python's import system caches each folder's listing until its modification time changes
-    # (a frozen test clock never changes it): forget this folder's.
-    forget = getattr(sys.path_importer_cache.get(folder), "invalidate_caches", None)
-    if forget is not None:
-        forget()
+    path = os.path.abspath(f"{game_id}-screen.zip")
+    with open(path, "wb") as fh:
+        fh.write(bytes((await res.arrayBuffer()).to_py()))
+    slotui.__path__.append(path)
 
 
 async def main() -> None:
