@@ -200,7 +200,7 @@ def prerastered(img: Any, w: int, h: int, *, cover: bool) -> Any:
     stand for the picture at ``w`` x ``h`` (as large or larger; for a cover, of the same
     proportions), else None."""
     pre = getattr(img, "slotRaster", None)
-    if nil(pre):
+    if pre is None or nil(pre):
         return None
     pw, ph = int(pre.width), int(pre.height)
     if pw < w or ph < h:
