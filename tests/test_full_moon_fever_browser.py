@@ -119,12 +119,7 @@ def wait_events(page: Page, kind: str, n: int = 1, timeout: float = ROUND_MS) ->
 
 def wait_pets(page: Page) -> list[list[float]]:
     """Wait until the pet screen waits on the player; the four cards' boxes."""
-    page.wait_for_function(
-        "() => { const p = window.slotStats && window.slotStats.pick; return p && p.name === 'pet' && p.waiting; }",
-        timeout=ROUND_MS,
-        polling=50,
-    )
-    boxes: list[list[float]] = page.evaluate("() => window.slotStats.pick.boxes")
+    boxes: list[list[float]] = h.wait_pick(page, ROUND_MS, "pet")["boxes"]
     assert len(boxes) == 4
     return boxes
 
@@ -194,11 +189,9 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     page.click(START)
     boxes = wait_pets(page)
     clean_visit.shot("fmf-pet-screen")
-    canvas = page.locator("#reels").bounding_box()
-    assert canvas is not None
     # The pet screen's own PAYTABLE button leads to the Winfalls paytable.
     button: list[float] = page.evaluate("() => window.slotStats.pick.button")
-    page.mouse.click(canvas["x"] + button[0] + button[2] / 2, canvas["y"] + button[1] + button[3] / 2)
+    page.mouse.click(*h.box_centre(page, button))
     page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
     first = page.evaluate("() => document.querySelector('#dlg-paytable .dlg-body section').id")
     assert first == "winfalls-paytable"
@@ -206,8 +199,7 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     page.keyboard.press("Escape")
     page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
     assert picked(page, seed) == ["start"]  # the button picked no pet
-    box = boxes[0]
-    page.mouse.click(canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2)
+    page.mouse.click(*h.box_centre(page, boxes[0]))
     page.wait_for_function(
         "k => JSON.parse(localStorage.getItem(k)).state.round.choices.length >= 2", arg=KEY.format(seed=seed)
     )

@@ -150,28 +150,15 @@ def tap_until(page: Page, done: str, point: tuple[float, float], arg: Any = None
 
 
 def board(page: Page) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = page.evaluate("() => window.slotStats && window.slotStats.pick || null")
-    return found
+    return h.pick_board(page)
 
 
 def wait_board(page: Page, name: str, opened: int | None = 0) -> dict[str, Any]:
-    page.wait_for_function(
-        "([n, k]) => { const p = window.slotStats && window.slotStats.pick;"
-        " return p && p.name === n && p.waiting && (k === null || p.open.length === k); }",
-        arg=[name, opened],
-        timeout=ROUND_MS,
-        polling=50,
-    )
-    found = board(page)
-    assert found is not None
-    return found
+    return h.wait_pick(page, ROUND_MS, name, opened)
 
 
 def cell_point(page: Page, box: list[float]) -> tuple[float, float]:
-    """The centre of a cell's box (CSS pixels of the canvas) on the page."""
-    canvas = page.locator("#reels").bounding_box()
-    assert canvas is not None
-    return canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2
+    return h.box_centre(page, box)
 
 
 def choices(page: Page, seed: int) -> list[str]:

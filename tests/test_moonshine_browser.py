@@ -105,20 +105,11 @@ def wait_events(page: Page, kind: str, n: int = 1) -> None:
 
 
 def pick_board(page: Page) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = page.evaluate("() => window.slotStats && window.slotStats.pick || null")
-    return found
+    return h.pick_board(page)
 
 
 def wait_board(page: Page, opened: int) -> dict[str, Any]:
-    page.wait_for_function(
-        "k => { const p = window.slotStats && window.slotStats.pick; return p && p.waiting && p.open.length === k; }",
-        arg=opened,
-        timeout=ROUND_MS,
-        polling=50,
-    )
-    found = pick_board(page)
-    assert found is not None
-    return found
+    return h.wait_pick(page, ROUND_MS, opened=opened)
 
 
 def saved_round(page: Page, seed: int) -> dict[str, Any] | None:
@@ -228,10 +219,7 @@ def test_the_bonus_by_click_and_keyboard_with_reloads_mid_pick_and_mid_free_spin
     assert board["name"] == "moonshine"
     visit.shot("moonshine-pick-board")
     # A click opens the first block.
-    canvas = page.locator("#reels").bounding_box()
-    assert canvas is not None
-    x, y, w, hh = board["boxes"][0]
-    page.mouse.click(canvas["x"] + x + w / 2, canvas["y"] + y + hh / 2)
+    page.mouse.click(*h.box_centre(page, board["boxes"][0]))
     wait_board(page, 1)
     saved = saved_round(page, seed)
     assert saved is not None

@@ -49,22 +49,12 @@ def open_game(v: Visit, seed: int) -> Page:
 
 
 def board(page: Page) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = page.evaluate("() => window.slotStats && window.slotStats.pick || null")
-    return found
+    return h.pick_board(page)
 
 
 def wait_board(page: Page, name: str, opened: int | None = None) -> dict[str, Any]:
     """Wait until the board ``name`` waits on a pick (with ``opened`` cells open)."""
-    page.wait_for_function(
-        "([n, k]) => { const p = window.slotStats && window.slotStats.pick;"
-        " return p && p.name === n && p.waiting && (k === null || p.open.length === k); }",
-        arg=[name, opened],
-        timeout=ROUND_MS,
-        polling=50,
-    )
-    found = board(page)
-    assert found is not None
-    return found
+    return h.wait_pick(page, ROUND_MS, name, opened)
 
 
 def to_charm(page: Page) -> dict[str, Any]:
@@ -76,9 +66,7 @@ def to_charm(page: Page) -> dict[str, Any]:
 
 
 def click_cell(page: Page, box: list[float]) -> None:
-    canvas = page.locator("#reels").bounding_box()
-    assert canvas is not None
-    page.mouse.click(canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2)
+    page.mouse.click(*h.box_centre(page, box))
 
 
 def saved(page: Page, seed: int) -> dict[str, Any]:
@@ -153,10 +141,7 @@ def test_a_tap_on_a_phone_picks_a_cell(browser: Any, server: Any) -> None:
     try:
         page = open_game(v, bonus_seed())
         charm = to_charm(page)
-        canvas = page.locator("#reels").bounding_box()
-        assert canvas is not None
-        box = charm["boxes"][0]
-        page.touchscreen.tap(canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2)
+        page.touchscreen.tap(*h.box_centre(page, charm["boxes"][0]))
         wait_board(page, "board", 0)
         v.shot("pick-board-phone")
         v.assert_clean()

@@ -220,3 +220,32 @@ def wait_events(page: Page, kind: str, n: int = 1, timeout: float = 90_000) -> N
         timeout=timeout,
         polling=50,
     )
+
+
+# -- picks: the page's pick board (window.slotStats.pick, published by slotui.browser) ----------
+def pick_board(page: Page) -> dict[str, Any] | None:
+    """The pick board on the page (name, boxes, open cells, waiting, ...), or None."""
+    found: dict[str, Any] | None = page.evaluate("() => window.slotStats && window.slotStats.pick || null")
+    return found
+
+
+def wait_pick(page: Page, timeout: float, name: str | None = None, opened: int | None = None) -> dict[str, Any]:
+    """Wait until a pick board (``name``, if given) waits on the player with ``opened``
+    cells open (any number if None); the board."""
+    page.wait_for_function(
+        "([n, k]) => { const p = window.slotStats && window.slotStats.pick;"
+        " return p && (n === null || p.name === n) && p.waiting && (k === null || p.open.length === k); }",
+        arg=[name, opened],
+        timeout=timeout,
+        polling=50,
+    )
+    found = pick_board(page)
+    assert found is not None
+    return found
+
+
+def box_centre(page: Page, box: list[float]) -> tuple[float, float]:
+    """The page point at the centre of ``box`` (x, y, w, h in CSS pixels of the game canvas)."""
+    canvas = page.locator("#reels").bounding_box()
+    assert canvas is not None
+    return canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2

@@ -16,6 +16,7 @@ from .canvas import Canvas
 from .expanding import ExpandedReels, ExpandingSymbol, wins_beat
 from .freespins import FreeSpins, begin
 from .gamble import CARD_BACK
+from .intro import ask_start
 from .layout import BACKGROUND, FRAME, LOGO, Layout
 from .overlay import IntroCard
 from .render import GOLD, INK, draw_symbol
@@ -117,11 +118,10 @@ class ChooseBeat(Beat):
         name = symbol_name(c, self.e.symbol)
         if intro is not None:
             intro.started = min(intro.started, now - intro.settle_ms)  # show the symbol settled
-        if c.autoplay is not None:
-            c.host.announce(f"The expanding symbol is the {name}.")
-        elif intro is not None:
-            intro.waiting = True
-            c.host.announce(f"The expanding symbol is the {name}. Press Start to play the free spins.")
+        said = f"The expanding symbol is the {name}."
+        prompt = f"{said} Press Start to play the free spins."
+        if intro is None or c.autoplay is not None or not ask_start(intro, c, prompt):
+            c.host.announce(said)
         return True
 
     def hurry(self, c: Stage) -> None:

@@ -26,7 +26,7 @@ from .canvas import Canvas
 from .cascade import Cascades
 from .expanding import ExpandingSymbol
 from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard
+from .intro import FeatureCard, ask_start
 from .layout import Layout
 from .overlay import IntroCard
 from .pages import PageContext, img, pct
@@ -129,9 +129,8 @@ class IntroBeat(Beat):
     def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms and not c.start_requested:
             return False
-        if c.pending_kind == "feature_start" and c.autoplay is None:
-            self.card.waiting = True
-            c.host.announce("Press Start to choose your pet.")
+        if c.autoplay is None:
+            ask_start(self.card, c, "Press Start to choose your pet.")
         return True
 
     def hurry(self, c: Stage) -> None:

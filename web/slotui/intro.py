@@ -5,13 +5,34 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from .canvas import Canvas
 from .layout import Layout
 from .overlay import IntroCard
 from .render import GOLD, INK, draw_symbol
 
-__all__ = ["FeatureCard"]
+if TYPE_CHECKING:
+    from .stage import Stage
+
+__all__ = ["FeatureCard", "ask_start"]
+
+
+class Waits(Protocol):
+    """A card that can show the prompt to start (an `IntroCard`)."""
+
+    waiting: bool
+
+
+def ask_start(card: Waits, c: Stage, message: str) -> bool:
+    """Once a feature's card has had its moment: if the round waits on the player's Start
+    (and Start was not pressed already), the card shows its prompt and the page says
+    ``message``. True if it did."""
+    if c.pending_kind != "feature_start" or c.start_requested:
+        return False
+    card.waiting = True
+    c.host.announce(message)
+    return True
 
 
 @dataclass(slots=True)

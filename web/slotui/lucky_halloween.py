@@ -26,7 +26,7 @@ from . import pages
 from .beats import BannerBeat, Beat, GameScreen, register_screen, symbol_name
 from .canvas import Canvas
 from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard
+from .intro import FeatureCard, ask_start
 from .layout import BACKGROUND, FRAME, LOGO, Layout, Picture
 from .overlay import IntroCard
 from .pages import PageContext, img, pct, x_text
@@ -657,9 +657,7 @@ class FeatureIntroBeat(Beat):
     def update(self, c: Stage, now: float) -> bool:
         if now - self.t0 < self.ms and not self.hurried and not c.start_requested:
             return False
-        if c.pending_kind == "feature_start" and not c.start_requested:
-            self.card.waiting = True
-            c.host.announce("Press Start to play the feature.")
+        ask_start(self.card, c, "Press Start to play the feature.")
         return True
 
     def hurry(self, c: Stage) -> None:

@@ -18,7 +18,7 @@ from pyengine.games.moon_spell import MoonPrizes
 
 from . import pages
 from .beats import Beat, GameScreen, register_screen, symbol_name
-from .intro import FeatureCard
+from .intro import FeatureCard, ask_start
 from .pages import PageContext, img, pct, x_text
 from .respins import FEATURE, HoldAndRespin, RespinWords, lookahead
 from .stage import Stage
@@ -87,9 +87,8 @@ class TriggerBeat(Beat):
         if now - self.t1 < c.timing.line_show and not quick:
             return False
         intro = c.view.overlay(FeatureCard)
-        if intro is not None and c.pending_kind == "feature_start" and not c.start_requested:
-            intro.waiting = True
-            c.host.announce("Hold and Respin: press Start to play the respins.")
+        if intro is not None:
+            ask_start(intro, c, "Hold and Respin: press Start to play the respins.")
         return True
 
     def hurry(self, c: Stage) -> None:

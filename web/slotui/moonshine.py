@@ -25,7 +25,7 @@ from . import pages
 from .beats import Beat, GameScreen, WinsBeat, choice, register_screen, symbol_name
 from .canvas import Canvas
 from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard
+from .intro import FeatureCard, ask_start
 from .layout import BACKGROUND, FRAME, LOGO, Layout, Picture
 from .overlay import IntroCard
 from .pages import PageContext, img
@@ -205,8 +205,8 @@ class TriggerBeat(Beat):
             return False
         c.view.line_label = ""
         if c.autoplay is None and c.pending_kind == "feature_start":
-            _card(c, self.count, waiting=not c.start_requested, started=now)
-            c.host.announce("Moonshine Bonus: press Start to pick the blocks.")
+            card = _card(c, self.count, waiting=False, started=now)
+            ask_start(card, c, "Moonshine Bonus: press Start to pick the blocks.")
         return True
 
     def hurry(self, c: Stage) -> None:
