@@ -27,6 +27,7 @@ from slotui.canvas import RecordingCanvas
 from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.layout import Layout, compute_layout
+from slotui.pick import board as pick_board
 from slotui.render import draw
 
 __all__ = [
@@ -452,9 +453,12 @@ def restore_rig(
     return make_rig(0, session=session, turbo=turbo, start_ms=start_ms, resume=True, sprites=sprites)
 
 
-def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None) -> None:
-    """Spin (or buy), press Start when a feature waits for it, play to the end of the round;
-    ``watch`` sees the controller on every frame."""
+def play_round(
+    r: Rig, *, buy: bool = False, watch: Callable[[Controller], None] | None = None, limit_ms: float = 600_000.0
+) -> None:
+    """Spin (or buy), press Start when a feature waits for it, open the first closed cell of
+    every pick board, play to the end of the round; ``watch`` sees the controller on every
+    frame."""
     if buy:
         r.press("buy")
         assert r.controller.confirm_buy() is None
@@ -466,9 +470,11 @@ def play_round(r: Rig, *, buy: bool = False, watch: Callable[[Controller], None]
             watch(c)
         if idle(c) and c.pending_kind == "feature_start":
             c.press("start_feature", c.now)
+        if idle(c) and c.pending_kind == "pick" and (b := pick_board(c)) is not None:
+            c.press(f"pick:{b.closed()[0]}", c.now)
         return idle(c) and not c.session.in_round
 
-    r.until(done, 600_000)
+    r.until(done, limit_ms)
 
 
 class WinWatch:

@@ -26,6 +26,7 @@ from slotui.controller import Controller
 from slotui.pages import PageContext
 from slotui.pick import board
 from slotui.render import draw
+from tests.client_support import play_round as shared_play_round
 from tests.client_support import (
     GAME_EVENT_TYPES,
     Clock,
@@ -129,20 +130,9 @@ def rig(seed: int, **kw: object) -> Rig:
     return r
 
 
-def play_round(r: Rig, watch: Callable[[Controller], None] | None = None, limit_ms: float = 900_000.0) -> None:
+def play_round(r: Rig, watch: Callable[[Controller], None] | None = None) -> None:
     """Spin, press Start, open the first closed cell of every board, to the round's end."""
-    r.press("spin")
-
-    def done(c: Controller) -> bool:
-        if watch is not None:
-            watch(c)
-        if idle(c) and c.pending_kind == "feature_start":
-            c.press("start_feature", c.now)
-        if idle(c) and c.pending_kind == "pick" and (b := board(c)) is not None:
-            c.press(f"pick:{b.closed()[0]}", c.now)
-        return idle(c) and not c.session.in_round
-
-    r.until(done, limit_ms)
+    shared_play_round(r, watch=watch, limit_ms=900_000.0)
 
 
 class Seen:
