@@ -157,7 +157,7 @@ import importlib, pkgutil, json, sys
 sys.path[:0] = ["/home/pyodide/slotui.zip", "/home/pyodide/engine.zip"]
 import pyengine, slotui
 slotui.__path__.extend(json.loads(SCREENS))
-STDLIB = ["asyncio", "decimal", "fractions", "json", "html", "secrets", "shutil", "traceback", "zipfile",
+STDLIB = ["asyncio", "fractions", "json", "html", "shutil", "traceback", "zipfile",
           "pyodide.ffi"]
 SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
 names = list(STDLIB)
@@ -203,6 +203,10 @@ py.globals.set("LAZY", lazy);
 const members = py.runPython(`
 import importlib, json, os, pkgutil, sys, traceback
 sys.path[:0] = ["/home/pyodide/slotui.zip", "/home/pyodide/engine.zip"]
+# Every class's dataclass methods, as this Python compiles them (slotui.codecache).
+from slotui import codecache
+_recording = codecache.recording()
+DATACLASSES = _recording.__enter__()
 import pyengine, slotui
 SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
 for pkg in (pyengine, slotui):
@@ -225,6 +229,7 @@ except ValueError:
     traceback.format_exc()
 for name in json.loads(LAZY):
     importlib.import_module(name)
+_recording.__exit__(None, None, None)
 ZIP = os.path.dirname(os.__file__) + "/"  # the standard library's zip
 files = {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
 members = sorted(f[len(ZIP):] for f in files if f.startswith(ZIP))
@@ -271,7 +276,8 @@ with zipfile.ZipFile("/tmp/stdlib.zip", "w", zipfile.ZIP_STORED) as dst:
         dst.writestr(entry(name + "c"), pyc(src.read(name), f"{zip_path}/{name}", strip=True))
 # The engine's and the client's modules that the page imports, as bytecode beside their
 # sources in the zips the page imports from (pyengine/x.pyc next to pyengine/x.py: zipimport
-# takes the .pyc and never compiles).
+# takes the .pyc and never compiles), and the compiled methods of their dataclasses
+# (pyengine/x.dataclasses, read by slotui.codecache on the page).
 MOUNTED = (("/home/pyodide/engine.zip", "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui.zip", "/tmp/client-pyc.zip"))
 for top, out in MOUNTED:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
@@ -282,6 +288,8 @@ for top, out in MOUNTED:
                 continue
             data = m.__loader__.get_data(f)
             dst.writestr(entry(f[len(top) + 1:] + "c"), pyc(data, f))
+            if DATACLASSES.get(m.__name__):
+                dst.writestr(entry(f[len(top) + 1:-3] + codecache.SUFFIX), codecache.dumps(DATACLASSES[m.__name__]))
 `);
 for (const name of ["stdlib.zip", "engine-pyc.zip", "client-pyc.zip"]) {
   writeFileSync(join(out, name), py.FS.readFile(`/tmp/${name}`));
@@ -293,6 +301,7 @@ STDLIB_LAZY = (
     "traceback", "linecache", "tokenize", "textwrap", "_colorize",  # formatting a Python error
     "pathlib", "inspect",  # PyScript's start-up lines and its package
     "importlib.metadata",  # importlib.invalidate_caches() imports it
+    "encodings.cp437",  # zipfile (Pyodide imports it) reads the names of members without the UTF-8 flag with it
 )
 
 GAMES_CODE = r"""
@@ -713,7 +722,9 @@ def make_snapshot(engine: Path, client: Path, screens: Path, stdlib: Path) -> Pa
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
     if proc.returncode != 0 or not tmp.exists():
-        log(f"WARNING: the snapshot failed; the site starts Python without it:\n{proc.stderr[-3000:]}")
+        # Node echoes the minified line an error came from: leave those out of the message.
+        said = "\n".join(line for line in proc.stderr.splitlines() if len(line) < 400)
+        log(f"WARNING: the snapshot failed; the site starts Python without it:\n{said[-3000:]}")
         return None
     tmp.rename(out)
     return out

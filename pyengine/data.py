@@ -9,9 +9,9 @@ JSON files in ``pyengine/games/data``. Everything is checked at load time; a pro
 from __future__ import annotations
 
 import json
+import pkgutil
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from typing import Any
 
 from .errors import GameDataError
@@ -104,12 +104,15 @@ class Field:
 
 def read_data_file(name: str) -> Field:
     """Parse ``pyengine/games/data/<name>`` and return its root `Field`."""
-    path = resources.files("pyengine.games").joinpath("data", name)
+    # Through the package's loader: a folder, or a zip on sys.path as the page mounts the engine
+    # (importlib.resources would import a dozen modules more on the page's start).
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameDataError(name, "<file>", "does not exist") from None
-    return parse_data(name, text)
+        data = pkgutil.get_data("pyengine.games", f"data/{name}")
+    except OSError:
+        data = None
+    if data is None:
+        raise GameDataError(name, "<file>", "does not exist")
+    return parse_data(name, data.decode("utf-8"))
 
 
 def parse_data(name: str, text: str) -> Field:

@@ -3,13 +3,14 @@
 `Rng` is SplitMix64 on Python integers: the same seed gives the same numbers on every
 Python version, in CPython and in Pyodide, and its whole state is one integer, so a round
 or a session can be saved and replayed exactly. `below(n)` is unbiased (rejection
-sampling). Default seeds come from `secrets` (the browser's crypto inside Pyodide).
+sampling). Default seeds come from the system's secure source (`random.SystemRandom`:
+the browser's crypto inside Pyodide).
 """
 
 from __future__ import annotations
 
-import secrets
 import struct
+from random import SystemRandom
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -23,7 +24,7 @@ _M2 = 0x94D049BB133111EB
 
 def new_seed() -> int:
     """A fresh 64-bit seed from the operating system's (or browser's) secure source."""
-    return secrets.randbits(64)
+    return SystemRandom().getrandbits(64)
 
 
 class Rng:

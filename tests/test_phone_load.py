@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import urllib.request
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from playwright.sync_api import Browser
 from tests.browser import helpers as h
 from tests.browser import measure
 from tests.browser.fixtures import GAME, PLAY, Visit
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +121,11 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         assert marks["prerastered"] < marks["py:Loaded interpreter"], marks
         rasters = page.evaluate("() => window.slotStudio.rasters")
         assert rasters["prerastered"] >= len(game["assets"]["symbols"]), rasters
+        # Every dataclass the page defined took its methods compiled by the build
+        # (slotui.codecache): none was compiled from source on the phone.
+        cache = page.evaluate("() => window.slotStudio.codeCache")
+        assert cache["misses"] == 0, cache
+        assert cache["hits"] >= 40, cache
         # Scaled from those pixels, a symbol looks as it does drawn from its SVG at that size.
         diff = page.evaluate(PRERASTER_DIFF_JS, game["assets"]["symbols"][drawn_first(game)])
         assert diff["pre"], diff
@@ -204,7 +212,9 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
         assert g["client"] == f"static/games/{gid}/client.zip"
         with zipfile.ZipFile(root / g["client"]) as zf:
             own = zf.namelist()
-        assert sorted(own) == [f"{gid}.py", f"{gid}.pyc"], own
+        # Beside its bytecode, the compiled methods of its dataclasses where it has any.
+        dataclasses = "@dataclass" in (ROOT / "web" / "slotui" / f"{gid}.py").read_text()
+        assert sorted(own) == [f"{gid}.dataclasses"] * dataclasses + [f"{gid}.py", f"{gid}.pyc"], own
     # The engine: every member of the wheel, and the bytecode of the modules the page imports.
     wheel = root / games["engine"]["wheel"]
     with zipfile.ZipFile(wheel) as whl, zipfile.ZipFile(root / "wheels" / "engine.zip") as eng:
@@ -213,7 +223,9 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
         for name in ("pyengine/__init__", "pyengine/session", "pyengine/games/book_of_spells"):
             assert eng.read(f"{name}.py") == whl.read(f"{name}.py")
             assert f"{name}.pyc" in members, name
+        assert {"pyengine/events.dataclasses", "pyengine/model.dataclasses"} <= members
         assert all(i.compress_type == zipfile.ZIP_STORED for i in eng.infolist())
+    assert {"slotui/controls.dataclasses", "slotui/layout.dataclasses"} <= set(shared)
     config = json.loads((root / "pyscript.json").read_text())
     assert config["interpreter"] == "./pyodide/boot.mjs"
     # The service worker precaches the shared files at once and each game's art on request.

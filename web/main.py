@@ -14,6 +14,10 @@ for _zip in ("engine.zip", "slotui.zip"):
     if os.path.abspath(_zip) not in sys.path:
         sys.path.insert(0, os.path.abspath(_zip))
 
-from slotui.browser import main  # noqa: E402  (the zips above hold it)
+from slotui.codecache import install  # noqa: E402  (the zips above hold it)
+
+install()  # the build's compiled dataclass methods, before the first class is defined
+
+from slotui.browser import main  # noqa: E402
 
 await main()

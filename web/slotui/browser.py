@@ -13,9 +13,10 @@ import asyncio
 import importlib.util
 import json
 import os
+import re
 import sys
 from collections import deque
-from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
@@ -27,12 +28,11 @@ from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
 import slotui
-from slotui import pages
+from slotui import codecache, pages
 from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
 from slotui.layout import Layout, compute_layout
-from slotui.cascade import CascadeBoard, MultiplierMeter
 from slotui.pick import board
 from slotui.render import draw
 
@@ -715,9 +715,15 @@ class App:
         free-spin counter, the cascade multiplier in force (None: unset or no meter) and
         whether a cascade is being shown."""
         c = self.controller
-        band = c.view.band
-        multiplier = band.value if isinstance(band, MultiplierMeter) else None
-        cascading = isinstance(c.view.board, CascadeBoard) and c.presenting
+        # The cascade's pieces come with the screens of the games that cascade (they import
+        # slotui.cascade): until one does, nothing on screen is one of them.
+        cascade = sys.modules.get("slotui.cascade")
+        multiplier: int | None = None
+        cascading = False
+        if cascade is not None:
+            if isinstance(c.view.band, cascade.MultiplierMeter):
+                multiplier = c.view.band.value
+            cascading = isinstance(c.view.board, cascade.CascadeBoard) and c.presenting
         shown = (c.in_feature, c.free_spin, multiplier, cascading)
         if shown != self.feature_shown:
             self.feature_shown = shown
@@ -789,6 +795,7 @@ class App:
         self.resize()
         mark("py:rasterized")
         STUDIO.rasters = js_obj(RASTERS)
+        STUDIO.codeCache = js_obj(codecache.STATS)
         self.listen(window, "resize", self.resize)
         self.listen(window, "storage", self.on_storage)
         observer = window.ResizeObserver.new(create_proxy(self.resize))
@@ -834,17 +841,19 @@ class App:
         window.setTimeout(self._blur_later, 0)
 
 
+_AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+"""A decimal amount as a player types it (or a number field gives it): 5, 2.50, .5, 1e3."""
+
+
 def _money(text: str, session: Session) -> int | None:
     """A decimal amount typed by the player, in minor units (None when empty)."""
     text = text.strip()
     if not text:
         return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount") from None
-    minor = value * session.game.bets.minor_per_major
-    if minor != minor.to_integral_value() or minor <= 0:
+    if _AMOUNT.fullmatch(text) is None:
+        raise ValueError(f"{text!r} is not an amount")
+    minor = Fraction(text) * session.game.bets.minor_per_major
+    if minor.denominator != 1 or minor <= 0:
         raise ValueError(f"{text} is not a positive amount in {session.game.bets.currency}")
     return int(minor)
 
