@@ -904,9 +904,10 @@ def preload_hints(pyscript: list[str]) -> list[dict[str, Any]]:
     runtime downloads at once rather than one file after another as each asks for the next.
     The two large files (``first``) are asked for beside the game's art; the others once the
     art has arrived, so that the art is not queued behind them; the files PyScript writes once
-    Python runs (``late``: the engine and the client) once the ``first`` ones have arrived, so
-    that they download while Python starts rather than beside the WebAssembly binary, whose
-    arrival starts it. ``as: fetch`` hints carry
+    Python runs or reads (``late``: the engine, the client and main.py, which PyScript would
+    otherwise ask for only once Python is ready: a round trip) once the ``first`` ones have
+    arrived, so that they download while Python starts rather than beside the WebAssembly
+    binary, whose arrival starts it. ``as: fetch`` hints carry
     ``crossorigin``: Pyodide and PyScript fetch these files in CORS mode, and a hint only
     serves a request of the same mode.
     """
@@ -922,6 +923,7 @@ def preload_hints(pyscript: list[str]) -> list[dict[str, Any]]:
         {"href": "./pyodide/pyodide-lock.json", "as": "fetch"},
         {"href": "./wheels/engine.zip", "as": "fetch", "late": True},
         {"href": "./slotui.zip", "as": "fetch", "late": True},
+        {"href": "./main.py", "as": "fetch", "late": True},
     ]
 
 

@@ -114,7 +114,7 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
                  .map(e => [new URL(e.name).pathname, e.responseEnd]))"""
         )
         wasm_end = ends["/pyodide/pyodide.asm.wasm"]
-        late = ["/slotui.zip", "/wheels/engine.zip", f"/static/games/{GAME}/client.zip"]
+        late = ["/slotui.zip", "/wheels/engine.zip", f"/static/games/{GAME}/client.zip", "/main.py"]
         assert min(starts[p] for p in late) >= wasm_end, ({p: starts[p] for p in late}, wasm_end)
         # While the runtime downloaded, the game's symbols and background were rasterised
         # (boot.js), and the game drew its sprites from those pixels, not from the SVGs.
@@ -144,6 +144,7 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         assert screens == [f"/static/games/{GAME}/client.zip"], screens
         runtime = [p for p in paths if "/pyodide/" in p and not p.endswith("/sw.js")]
         assert len(runtime) == len(set(runtime)), runtime
+        assert paths.count("/main.py") == 1, paths  # the hint is the request PyScript then uses
         by_path = {s.path: s for s in served}
         assert by_path["/pyodide/pyodide.asm.wasm"].encoding == "br"
         assert by_path["/pyodide/stdlib.zip"].encoding == "br"
