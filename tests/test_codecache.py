@@ -131,8 +131,10 @@ def test_what_the_cache_does_not_hold_is_compiled_as_before(tmp_path: Path, fres
         "cc_sample_other": {"cc_sample_other" + codecache.SUFFIX: other_python},  # another Python's bytecode
         "cc_sample_junk": {"cc_sample_junk" + codecache.SUFFIX: b"not marshal data"},
     }
-    codecache.install()
     try:
+        zipped(tmp_path, "cc_sample_plain")  # dataclasses as they are, for comparison
+        plain = codes_of(importlib.import_module("cc_sample_plain"))
+        codecache.install()
         for name, extra in cases.items():
             zipped(tmp_path, name, extra)
             codecache.STATS.update(hits=0, misses=0)
@@ -140,6 +142,7 @@ def test_what_the_cache_does_not_hold_is_compiled_as_before(tmp_path: Path, fres
             assert codecache.STATS["hits"] == 0, name
             assert codecache.STATS["misses"] >= 2, name
             assert module.Frozen("a") == module.Frozen("a", (), 1)
+            assert codes_of(module) == plain, name  # compiled as dataclasses compiles it
     finally:
         sys.path[:] = [p for p in sys.path if not p.startswith(str(tmp_path))]
 

@@ -91,8 +91,8 @@ def install() -> None:
                 loaded[name] = _read(globals_)
             code = loaded[name].get(source)
             STATS["hits" if code is not None else "misses"] += 1
-            if code is not None:
-                source = code
+            # Compiled here, not by exec: exec would take this module's future flags.
+            source = code if code is not None else compile_like_dataclasses(source)
         builtins.exec(source, globals_, locals_)
 
     vars(dataclasses)["exec"] = exec_
