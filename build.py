@@ -486,8 +486,8 @@ def game_assets(game_id: str, symbol_ids: list[str], symbols: list[dict[str, str
         "logo": rel(folder / "logo.svg"),
         "emblem": sym.get(wild),
         "symbols": {k: v for k, v in sym.items() if v is not None},
-        # Every picture the game screen draws: the page starts fetching and decoding them
-        # while Python loads.
+        # Every picture the game screen draws (the client loads those that exist): those of
+        # the first frame while Python loads, the others once the game is ready.
         "pictures": sorted(p.relative_to(ROOT).as_posix() for p in folder.rglob("*.svg") if p.name != "tile.svg"),
     }
 

@@ -21,8 +21,10 @@ pytest.importorskip("playwright", reason="the browser tests need the dev extra (
 from playwright.sync_api import Page
 
 from pyengine import events as ev
+from pyengine.games import get_game
 from pyengine.model import Bet
 from pyengine.session import Session
+from slotui.full_moon_fever import SCREEN
 from tests.browser import helpers as h
 
 # The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.
@@ -168,6 +170,13 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     trigger_win = scatter.win + sum(e.win for e in second[: second.index(scatter)] if isinstance(e, ev.LineWin))
     end = next(e for e in second if isinstance(e, ev.FreeSpinsEnd))
     page = open_game(clean_visit, seed)
+    # The first frame waited only for the pictures it draws (the reel symbols, background,
+    # frame and logo); the alter egos and the pets came once the game was ready.
+    symbols = len(get_game(GAME).describe()["symbols"])
+    page.wait_for_function("() => window.slotStudio.pictures.done", timeout=10_000)
+    pictures = page.evaluate("() => window.slotStudio.pictures")
+    assert pictures["first"] == symbols + 3, pictures
+    assert pictures["later"] == len(SCREEN.extra_symbols), pictures
     assert page.locator(".stepper.lines").is_hidden()  # 25 fixed lines
     assert meter(page, "bet") == "0.50"
     assert page.locator("[data-action=bet_max]").is_disabled()  # 1,000.00 cannot cover 1,250.00
@@ -230,10 +239,12 @@ def test_on_a_phone_reloads_mid_feature_and_mid_cascade_and_a_pet_by_keyboard(br
         page.wait_for_selector(START, timeout=ROUND_MS)
         page.locator(START).tap()
         wait_pets(page)
-        # A reload at the pet screen: the same four pets wait.
+        # A reload at the pet screen: the same four pets wait (a round in play waits for
+        # every picture before its first frame).
         page.reload()
         h.wait_state(page, "feature")
         wait_pets(page)
+        assert page.evaluate("() => window.slotStudio.pictures.later") == 0
         v.shot("fmf-pet-screen-after-reload-phone")
         page.keyboard.press("Digit2")  # the Cat
         page.wait_for_function(

@@ -614,8 +614,13 @@ async function startPython(game, painted) {
   setProgress(4, "Loading the Python runtime…");
   const core = await import("./pyscript/core.js");
   marks.pyscript = performance.now();
-  // The game's pictures download and decode while the Python runtime downloads.
-  for (const url of game.assets?.pictures ?? []) studio.image(url);
+  // The pictures of the game's first frame (its reel symbols, background, frame and logo)
+  // download and decode while the Python runtime downloads; the others once the game is
+  // ready (slotui.browser), so that decoding them does not hold up Python's start.
+  const a = game.assets ?? {};
+  for (const url of [a.background, a.frame, a.logo, ...Object.values(a.symbols ?? {})]) {
+    if (url) studio.image(url);
+  }
   // On a first visit, once the loading screen is painted, the pictures are rasterised while
   // the runtime downloads (a repeat visit reads it from the cache: there is no such wait).
   painted?.then(() => prerasterize(game)).catch((err) => console.warn("[slot-studio] pictures:", err));

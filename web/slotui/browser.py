@@ -16,6 +16,7 @@ import os
 import re
 import sys
 from collections import deque
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +33,7 @@ from slotui import codecache, pages
 from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
-from slotui.layout import Layout, compute_layout
+from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
 from slotui.pick import board
 from slotui.render import draw
 
@@ -467,8 +468,13 @@ class App:
         window.localStorage.setItem(self.settings_key, json.dumps(prefs))
 
     # -- assets ------------------------------------------------------------------------------
-    async def load_images(self) -> None:
-        """Fetch and decode every picture at once (the service worker usually has them)."""
+    def picture_urls(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The game's pictures by name: (those its first frame draws, the others).
+
+        The first frame draws the reel symbols, the background, the frame and the logo. The
+        others (a screen's extra symbol pictures and its feature pictures) are drawn once a
+        feature shows, seconds after a first spin at the earliest."""
+        first_names = {s["id"] for s in self.controller.desc["symbols"]} | {BACKGROUND.name, FRAME.name, LOGO.name}
         names = [s["id"] for s in self.controller.desc["symbols"]] + list(self.controller.screen.extra_symbols)
         urls = {n: f"{self.assets}/symbols/{n}.svg" for n in names}
         for picture in self.controller.screen.pictures:
@@ -477,31 +483,54 @@ class App:
         known = self.info.get("assets", {}).get("pictures")
         if isinstance(known, list):
             urls = {k: u for k, u in urls.items() if u in known}
+        first = {k: u for k, u in urls.items() if k in first_names}
+        return first, {k: u for k, u in urls.items() if k not in first}
+
+    async def load_images(self, urls: dict[str, str], then: Callable[[str], None] | None = None) -> None:
+        """Fetch and decode these pictures at once (the service worker usually has them);
+        ``then`` is called with each one's name as it arrives."""
 
         async def one(key: str, url: str) -> None:
-            img = await STUDIO.image(url)  # boot.js began fetching the game's pictures early
+            img = await STUDIO.image(url)  # boot.js began fetching the first frame's pictures early
             if not nil(img):  # a missing picture falls back to drawn text
                 self.images[key] = img
+                if then is not None:
+                    then(key)
 
         await asyncio.gather(*(one(k, u) for k, u in urls.items()))
 
-    def rasterize(self) -> None:
+    async def load_later(self, urls: dict[str, str]) -> None:
+        """The pictures the first frame did not need, once the game is ready: each one's
+        sprite joins the others' as it arrives (one at a time, no long task while the player
+        plays)."""
+        await self.load_images(urls, then=lambda key: self.rasterize({key}))
+        self.controller.dirty = True
+        STUDIO.pictures.done = True
+
+    def rasterize(self, only: set[str] | None = None) -> None:
+        """Every loaded picture's sprite at this layout; with ``only``, those pictures'
+        sprites (and blurred ones where the others have them), added to the others."""
         L = self.layout
         sprites: dict[str, Any] = {}
         cell = L.cell * 0.92
         big = self.controller.screen.big_symbols
         for sid in self.symbol_ids():
             img = self.images.get(sid)
-            if img is None:
+            if img is None or (only is not None and sid not in only):
                 continue
             size = max(cell, L.reels_h * 0.95) if sid in big else cell
             sprites[sid] = raster(img, size, size)
+            if only is not None and self.blurred:
+                sprites[f"{sid}:blur"] = raster(img, cell, cell, blur=True)
         for picture in self.controller.screen.pictures:
             img = self.images.get(picture.name)
-            if img is not None:
+            if img is not None and (only is None or picture.name in only):
                 sprites[picture.name] = raster(img, *picture.size(L), cover=picture.cover)
-        self.canvas.sprites = sprites
-        self.blurred = False
+        if only is None:
+            self.canvas.sprites = sprites
+            self.blurred = False
+        else:
+            self.canvas.sprites.update(sprites)
 
     def rasterize_blur(self, *_args: Any) -> None:
         """The motion-blurred symbols, made after the first frame (spins use them when ready)."""
@@ -790,7 +819,11 @@ class App:
 
     async def start(self) -> None:
         mark("py:controller")
-        await self.load_images()
+        first, later = self.picture_urls()
+        if self.session.in_round:  # a round resumed mid-feature may draw any of them at once
+            first, later = {**first, **later}, {}
+        STUDIO.pictures = js_obj({"first": len(first), "later": len(later), "done": not later})
+        await self.load_images(first)
         mark("py:images")
         self.resize()
         mark("py:rasterized")
@@ -839,6 +872,8 @@ class App:
         window.requestAnimationFrame(self._frame)
         self._blur_later = create_proxy(self.rasterize_blur)
         window.setTimeout(self._blur_later, 0)
+        if later:
+            self._later = asyncio.ensure_future(self.load_later(later))
 
 
 _AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
