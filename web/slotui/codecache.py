@@ -3,7 +3,7 @@
 `dataclasses` writes the methods of each class (``__init__``, ``__repr__``, ``__eq__``, ...)
 as Python source and compiles it while the class is defined. On the page's start that is 61
 classes and 76 KB of source: about a third of the time Python spends importing the engine
-and the client (some 55 ms on a desktop, four times as long on a phone).
+and the client (50-58 ms measured in desktop Chromium; the phone profile's CPU is 4x slower).
 
 The build runs the page's own Python (Pyodide under Node.js) over every module with
 `recording` on, and puts what each module's classes compiled beside that module's bytecode
