@@ -10,9 +10,9 @@ the browser's crypto inside Pyodide).
 from __future__ import annotations
 
 import struct
-from random import SystemRandom
 from collections.abc import Sequence
 from functools import lru_cache
+from random import SystemRandom
 
 __all__ = ["MASK64", "Rng", "ScriptedRng", "new_seed"]
 

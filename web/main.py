@@ -2,9 +2,10 @@
 
 PyScript writes the engine (engine.zip: the wheel's members with their bytecode) and the
 shared client (slotui.zip) into its working folder; Python imports them in place from there,
-with nothing to unpack. The browser adapter itself is `slotui.browser`: it is imported, and
-so compiled, when the build makes the Python memory snapshot (which has these zips on its
-path already), so the page does not compile it on every load.
+with nothing to unpack and nothing to compile (each module's bytecode is beside it, and the
+methods of its dataclasses: `slotui.codecache`). The browser adapter itself is
+`slotui.browser`. On a repeat visit, Python starts from the build's memory snapshot, where
+all of it is imported already.
 """
 
 import os

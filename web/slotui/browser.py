@@ -876,8 +876,10 @@ class App:
             self._later = asyncio.ensure_future(self.load_later(later))
 
 
-_AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-"""A decimal amount as a player types it (or a number field gives it): 5, 2.50, .5, 1e3."""
+_AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")
+"""A decimal amount as a player types it (or a number field gives it): 5, 2.50, .5, 1e3. The
+exponent has two digits at most: ``1e999999999`` in an address would be a number of a
+billion digits to compute before it could be refused."""
 
 
 def _money(text: str, session: Session) -> int | None:
