@@ -953,10 +953,15 @@ def _npm_version(package_dir: Path) -> str:
     return str(json.loads((package_dir / "package.json").read_text())["version"])
 
 
+def site_dir(args: argparse.Namespace) -> Path:
+    """Where `build` writes the site and `serve` serves it from: ``--out`` or ``site/``."""
+    return Path(args.out).resolve() if args.out else SITE
+
+
 def cmd_build(args: argparse.Namespace) -> None:
     ensure_venv()
     ensure_npm()
-    out = Path(args.out).resolve() if args.out else SITE
+    out = site_dir(args)
     b = build_site(out, snapshot=not args.no_snapshot, plugins=FIXTURE if args.fixture else None)
     log(
         f"site {b.version} in {b.path}: {len(b.files)} files, {b.raw_bytes / 1e6:.1f} MB "
@@ -1142,13 +1147,21 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    site = site_dir(args)
     if not args.no_build:
-        cmd_build(argparse.Namespace(out=None, no_snapshot=args.no_snapshot))
+        cmd_build(args)
+    elif not (site / "play.html").exists():
+        log(f"{site} holds no built site (no play.html): run without --no-build to build it first")
+        sys.exit(1)
     base = args.base if args.base.endswith("/") else args.base + "/"
     if not base.startswith("/"):
         base = "/" + base
-    server = SiteServer(SITE, host=args.host, port=args.port, base=base, quiet=args.quiet)
-    print(f"Serving {SITE} at {server.url}  (Ctrl+C to stop)", flush=True)
+    try:
+        server = SiteServer(site, host=args.host, port=args.port, base=base, quiet=args.quiet)
+    except OSError as e:
+        log(f"cannot listen on {args.host}:{args.port}: {e.strerror or e} (choose another with --port)")
+        sys.exit(1)
+    print(f"Serving {site} at {server.url}  (Ctrl+C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -1283,18 +1296,22 @@ def main() -> None:
         prog="build.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = ap.add_subparsers(dest="command", required=True)
-    bd = sub.add_parser("build", help="write the static site to site/")
-    bd.add_argument("--out", help="write the site here instead of site/")
-    bd.add_argument("--no-snapshot", action="store_true", help="start Python without a memory snapshot")
-    bd.add_argument(
+    # `build` and `serve` share one set of build options (one parser, one code path: `serve`
+    # hands its parsed arguments to `cmd_build`), so a flag added to `build` is `serve`'s too.
+    build_options = argparse.ArgumentParser(add_help=False)
+    build_options.add_argument("--out", help="write the site here instead of site/ (serve: serve it from here)")
+    build_options.add_argument("--no-snapshot", action="store_true", help="start Python without a memory snapshot")
+    build_options.add_argument(
         "--fixture", action="store_true", help="add the tests' fixture game (game=pick_fixture; not in the lobby)"
     )
-    sv = sub.add_parser("serve", help="build, then serve the site on http://127.0.0.1:8000")
+    sub.add_parser("build", parents=[build_options], help="write the static site to site/")
+    sv = sub.add_parser(
+        "serve", parents=[build_options], help="build, then serve the site on http://127.0.0.1:8000"
+    )
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--base", default="/", help="serve the site under this path, e.g. /demos/slots/")
-    sv.add_argument("--no-build", action="store_true", help="serve site/ as it is")
-    sv.add_argument("--no-snapshot", action="store_true", help="build without the Python memory snapshot")
+    sv.add_argument("--no-build", action="store_true", help="serve the built site as it is")
     sv.add_argument("--quiet", action="store_true", help="do not log requests")
     t = sub.add_parser("test", help="run every test")
     t.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra arguments for pytest")

@@ -281,17 +281,23 @@ class BetConfig:
         """What Bet Max sets from ``bet``: the most lines and coins, and the highest bet per
         line, except in a coin game, where the player's coin size stays. With ``balance``,
         the highest such bet the balance covers (fewer coins, then a lower bet per line,
-        then fewer lines), or the smallest bet when none is covered."""
+        then fewer lines; in a coin game fewer coins, then fewer lines, and a smaller coin
+        size only when not one line of one coin at the player's is covered), or the smallest
+        bet when none is covered."""
         level = bet.bet_per_line if self.coin_game else max(self.levels)
         top = Bet(max(self.lines), level, max(self.coins))
         if balance is None or top.total <= balance:
             return top
-        levels = [v for v in self.levels if v <= level] or [min(self.levels)]
-        for lines in sorted(self.lines, reverse=True):
-            for per_line in sorted(levels, reverse=True):
-                for coins in sorted(self.coins, reverse=True):
-                    if lines * per_line * coins <= balance:
-                        return Bet(lines, per_line, coins)
+        levels = sorted((v for v in self.levels if v <= level), reverse=True) or [min(self.levels)]
+        lines_first = sorted(self.lines, reverse=True)
+        coins_first = sorted(self.coins, reverse=True)
+        if self.coin_game:
+            order = ((n, v, c) for v in levels for n in lines_first for c in coins_first)
+        else:
+            order = ((n, v, c) for n in lines_first for v in levels for c in coins_first)
+        for lines, per_line, coins in order:
+            if lines * per_line * coins <= balance:
+                return Bet(lines, per_line, coins)
         return self.min_bet
 
     def fit(self, bet: Bet, balance: int) -> Bet:

@@ -423,6 +423,7 @@ def test_autoplay_stops_on_each_condition(clean_visit: Visit, case: str) -> None
     page.wait_for_selector("#dlg-autoplay[open]", timeout=5_000)
     page.select_option("#ap-rounds", form["rounds"])
     page.fill("#ap-loss", form.get("loss", ""))
+    h.more_autoplay_settings(page)
     page.fill("#ap-single", form.get("single", ""))
     page.set_checked("#ap-feature", limits.stop_on_feature)
     if case == "rounds":

@@ -189,6 +189,7 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     page = open_game(clean_visit, seed)
     assert page.locator("#jackpot").is_visible()
     assert page.text_content("#ap-feature-label") == "Stop when a feature is won"
+    assert page.text_content("#ap-more-label") == "More auto spins settings"  # the rules' words
     page.click("[data-action=spin]")
     wait_said(page, "The Pumpkin Rider appears: Special Reels!")
     wait_said(page, "the royals are gone")

@@ -432,3 +432,22 @@ def test_a_lines_game_may_have_several_wilds_and_no_wild_pays_as() -> None:
     game = load_lines_game(parse_data("two_wilds.json", json.dumps(data)))
     assert game.wilds == ("BOOK", "W2")
     assert game.wild_pays_as() is None
+
+
+COIN_BETS = BetConfig(lines=tuple(range(1, 26)), levels=(1, 2, 5, 10), default=Bet(25, 2, 1), coins=(1, 2, 3, 4, 5))
+
+
+@pytest.mark.parametrize(
+    ("balance", "expected"),
+    [
+        (250, Bet(25, 2, 5)),  # covered: 25 lines, 5 coins, the player's coin size
+        (30, Bet(15, 2, 1)),  # short: fewer coins, then fewer lines, never another coin size
+        (2, Bet(1, 2, 1)),  # one line of one coin at the coin size
+        (1, Bet(1, 1, 1)),  # not even that: the smallest coin size
+        (0, Bet(1, 1, 1)),  # nothing is covered: the smallest bet
+    ],
+)
+def test_coin_game_bet_max_keeps_the_coin_size_while_it_can(balance: int, expected: Bet) -> None:
+    bet = COIN_BETS.bet_max(Bet(25, 2, 1), balance)
+    assert bet == expected
+    assert bet.total <= balance or bet == COIN_BETS.min_bet

@@ -154,6 +154,7 @@ def test_autoplay_answers_the_picks(clean_visit: Visit) -> None:
     page.keyboard.press("KeyA")
     page.wait_for_selector("#dlg-autoplay[open]", timeout=5_000)
     page.select_option("#ap-rounds", "10")
+    h.more_autoplay_settings(page)
     page.set_checked("#ap-feature", checked=False)
     page.click("#ap-start")
     page.wait_for_function("() => window.slotStats.pick && window.slotStats.pick.name === 'board'", timeout=ROUND_MS)

@@ -266,15 +266,22 @@ def test_a_corrupt_saved_game_shows_a_notice_and_still_starts(visit: Visit) -> N
 
 
 def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
-    """The rules allow one game at a time: when a second tab plays, the first one stops
-    and says so (it no longer saves over the other); reloaded, it carries on from the
-    other tab's rounds."""
+    """The rules allow one game at a time: a second tab shows the game but waits, and says
+    so; when it is played there instead ("Play here instead"), the first one stops at once
+    and says so (it no longer saves over the other); reloaded, it shows the other tab's
+    rounds and waits in turn."""
     a = visit.goto(f"{PLAY}&seed=11")
     h.wait_state(a, "ready")
     play_round(a)
     b = visit.context.new_page()
     b.goto(visit.base_url + f"{PLAY}&seed=11")
     h.wait_state(b, "ready")
+    h.wait_text(b, "#notice .notice-text", "another tab")
+    assert b.locator("[data-action=spin]").is_disabled()
+    with b.expect_navigation():
+        b.click("#notice .notice-action")
+    h.wait_state(b, "ready")
+    assert meter(b, "balance") == meter(a, "balance")  # B carries on from A's save
     play_round(b)
     play_round(b)
     a.wait_for_function(
@@ -282,12 +289,14 @@ def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
     )
     assert a.locator("[data-action=spin]").is_disabled()
     balance_b = meter(b, "balance")
-    a.keyboard.press("Space")  # a stopped tab does not spin, and saves nothing
-    a.wait_for_timeout(500)
+    a.evaluate("() => { document.getElementById('live').textContent = ''; }")
+    a.keyboard.press("Space")  # a stopped tab does not spin, and saves nothing:
+    h.wait_text(a, "#live", "another tab")  # the press was handled, and said why it cannot play
     assert meter(b, "balance") == balance_b
     a.reload()
     h.wait_state(a, "ready")
     assert meter(a, "balance") == balance_b  # tab B's rounds are all there
+    assert a.locator("[data-action=spin]").is_disabled()  # and B still plays them
     history = a.evaluate(
         "k => JSON.parse(localStorage.getItem(k)).state.history.length", f"slotstudio:v1:{GAME}:seed:11"
     )

@@ -13,6 +13,10 @@ const $ = (sel) => document.querySelector(sel);
 /** URL parameters play.html understands. */
 const PARAMS = ["game", "bet", "seed", "embed", "debug"];
 const SEED_MAX = (1n << 64n) - 1n;
+/** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
+const TAKE_OVER = "slotstudio:take-over";
+/** How long a tab that takes a game over waits for the other tab to say it has stopped. */
+const TAKE_OVER_WAIT_MS = 3000;
 /** If Python finished its main script but never reported "ready", fail after this long. */
 const READY_WATCHDOG_MS = 30000;
 
@@ -111,12 +115,73 @@ const studio = {
     window.dispatchEvent(new CustomEvent(`slotstudio:${message.type}`, { detail: message }));
   },
 
-  /** Show a dismissible one-line notice; an empty text hides it. */
-  notice(text) {
+  /**
+   * Show a dismissible one-line notice; an empty text hides it. With `action` ({label, run}),
+   * the notice offers a button that calls `run`; the same text shown again keeps its button.
+   */
+  notice(text, action) {
     const box = $("#notice");
     const msg = text == null ? "" : String(text);
-    box.querySelector(".notice-text").textContent = msg;
+    const shown = box.querySelector(".notice-text");
+    const button = box.querySelector(".notice-action");
+    if (button && (action || msg !== shown.textContent)) {
+      button.hidden = !action;
+      button.textContent = action ? String(action.label) : "";
+      button.onclick = action ? () => action.run() : null;
+    }
+    shown.textContent = msg;
     box.hidden = msg === "";
+  },
+
+  /**
+   * Claim this game's save for this tab: one exclusive Web Lock per save (its localStorage
+   * key), held while the page lives, so that only one tab can ever start a round of it.
+   * Resolves true when this tab holds it, false when another tab does. `lost()` is called
+   * when another tab takes the game over (`takeOver`). A page reloaded by `takeOver` steals
+   * the lock and, when a tab held it, waits until that tab has stopped (it says so on a
+   * BroadcastChannel, or it is gone) before it resolves, so that it reads the save only once
+   * nothing else can write it. Without Web Locks (a page served over plain http from another
+   * host) it resolves true, and the storage event stays the guard.
+   */
+  async claim(name, lost) {
+    const locks = navigator.locks;
+    if (!locks) return true;
+    const key = String(name);
+    const channel = new BroadcastChannel(`slotstudio-lock:${key}`);
+    const stealing = sessionStorage.getItem(TAKE_OVER) === key;
+    if (stealing) sessionStorage.removeItem(TAKE_OVER);
+    const holder = stealing && (await locks.query()).held?.some((l) => l.name === key);
+    const stopped = holder
+      ? new Promise((ok) => {
+          channel.onmessage = ({ data }) => data === "stopped" && ok();
+          setTimeout(ok, TAKE_OVER_WAIT_MS); // a tab frozen in the background writes nothing
+        })
+      : null;
+    const granted = await new Promise((resolve) => {
+      const options = stealing ? { steal: true } : { ifAvailable: true };
+      locks
+        .request(key, options, (lock) => {
+          resolve(lock !== null);
+          return lock === null ? null : new Promise(() => {}); // held until the page goes
+        })
+        .catch((err) => {
+          if (err?.name !== "AbortError") return resolve(true);
+          try {
+            lost?.(); // stops this tab's play and saves, at once
+          } finally {
+            channel.onmessage = null;
+            channel.postMessage("stopped");
+          }
+        });
+    });
+    if (stopped) await stopped;
+    return granted;
+  },
+
+  /** Play here instead: reload this page, which then takes the game's lock over (`claim`). */
+  takeOver(name) {
+    sessionStorage.setItem(TAKE_OVER, String(name));
+    location.reload();
   },
 
   /**

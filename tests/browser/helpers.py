@@ -94,7 +94,12 @@ class Watch:
 
     origin: str
     requests: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
+    worker_requests: list[str] = field(default_factory=list)
+    """The requests the service worker made (its precache), also in ``requests``."""
+    navigated: dict[int, int] = field(default_factory=dict)
+    """Per frame (its id), how many times it has navigated."""
+    _started: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _failures: list[tuple[str, str, tuple[int, int] | None]] = field(default_factory=list)
     bad_status: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
@@ -102,15 +107,39 @@ class Watch:
     def attach(self, context: BrowserContext) -> None:
         context.on("request", self._on_request)
         context.on("requestfailed", self._on_failed)
+        context.on("page", lambda page: page.on("framenavigated", self._on_navigated))
         context.on("response", self._on_response)
         context.on("console", self._on_console)
         context.on("weberror", lambda e: self.page_errors.append(str(e.error)))
 
     def _on_request(self, request: Request) -> None:
         self.requests.append(request.url)
+        if request.service_worker is not None:
+            self.worker_requests.append(request.url)
+            return
+        try:
+            frame = id(request.frame)
+        except Exception:  # no frame (a request of a worker)
+            return
+        self._started[id(request)] = (frame, self.navigated.get(frame, 0))
+
+    def _on_navigated(self, frame: Any) -> None:
+        self.navigated[id(frame)] = self.navigated.get(id(frame), 0) + 1
 
     def _on_failed(self, request: Request) -> None:
-        self.failed.append(f"{request.url}: {request.failure}")
+        self._failures.append((request.url, str(request.failure), self._started.get(id(request))))
+
+    @property
+    def failed(self) -> list[str]:
+        """The requests that failed, but for those the browser cancelled because their page
+        was navigated away from (a test moving on, a reload) while they still loaded: the
+        site did not fail them. Read when asked, once the navigation has been reported."""
+        out = []
+        for url, failure, started in self._failures:
+            if failure == "net::ERR_ABORTED" and started is not None and self.navigated.get(started[0], 0) > started[1]:
+                continue
+            out.append(f"{url}: {failure}")
+        return out
 
     def _on_response(self, response: Response) -> None:
         if response.status >= 400:
@@ -249,3 +278,10 @@ def box_centre(page: Page, box: list[float]) -> tuple[float, float]:
     canvas = page.locator("#reels").bounding_box()
     assert canvas is not None
     return canvas["x"] + box[0] + box[2] / 2, canvas["y"] + box[1] + box[3] / 2
+
+
+def more_autoplay_settings(page: Page) -> None:
+    """Open the autoplay dialog's "More autoplay settings" (the single-win and feature stops)."""
+    if not page.evaluate("() => document.getElementById('ap-more').open"):
+        page.click("#ap-more > summary")
+    page.wait_for_selector("#ap-single", state="visible", timeout=5_000)

@@ -373,11 +373,32 @@ _METER_FIELD = {
 
 
 # -- the app ------------------------------------------------------------------------------------
+def save_key(params: Any) -> str:
+    """The localStorage key of the game's save (one per game, and per seed given in the URL)."""
+    seed = None if nil(params.seed) else int(str(params.seed), 0)
+    suffix = f":seed:{seed}" if seed is not None else ""
+    return f"slotstudio:{STORAGE_VERSION}:{params.game}{suffix}"
+
+
+BUSY_TEXT = (
+    "This game is being played in another tab of this browser. Only one tab plays it at a time, "
+    "so this one waits."
+)
+LOST_TEXT = (
+    "This game is now being played in another tab of this browser, so this tab has stopped "
+    "(only one tab plays it at a time)."
+)
+TAKE_OVER_LABEL = "Play here instead"
+
+
 class App:
-    def __init__(self) -> None:
+    def __init__(self, *, held: bool = True) -> None:
+        """``held``: this tab holds the game's save (`slotStudio.claim`); without it the page
+        shows the save but plays nothing and saves nothing until the player takes it over."""
         mark("py:main")
         params = STUDIO.params
         self.game_id = str(params.game)
+        self.held = held
         self.seed = None if nil(params.seed) else int(str(params.seed), 0)
         self.debug = bool(getattr(params, "debug", False))
         self.embed = bool(params.embed)
@@ -386,8 +407,7 @@ class App:
         if self.info.get("module"):
             register(self.game_id, str(self.info["module"]))  # a game not shipped with the engine
         self.assets = f"static/games/{self.game_id}"
-        suffix = f":seed:{self.seed}" if self.seed is not None else ""
-        self.key = f"slotstudio:{STORAGE_VERSION}:{self.game_id}{suffix}"
+        self.key = save_key(params)
         self.settings_key = f"slotstudio:{STORAGE_VERSION}:settings"
         self.session = self._load_session(params)
         mark("py:session")
@@ -402,6 +422,9 @@ class App:
             money_meters=prefs.get("money", False),
         )
         self.page.controller = self.controller
+        self._take_over = create_proxy(lambda: STUDIO.takeOver(self.key))
+        if not held:
+            self.stop(BUSY_TEXT)
         self.stage = document.getElementById("stage")
         self.canvas = JsCanvas(document.getElementById("reels"))
         self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
@@ -432,7 +455,8 @@ class App:
             try:
                 session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
             except Exception as exc:  # whatever is stored, the page comes back with a fresh session
-                window.localStorage.removeItem(self.key)
+                if self.held:  # (the tab that holds the save decides about it)
+                    window.localStorage.removeItem(self.key)
                 why = str(exc) if isinstance(exc, SnapshotError) else f"it could not be read: {type(exc).__name__}"
                 STUDIO.notice(f"Your saved game could not be restored ({why[:300]}). A new demo session has started.")
         if session is None:
@@ -801,18 +825,24 @@ class App:
             }
         )
 
+    def stop(self, text: str) -> None:
+        """Play nothing more and save nothing more here (another tab plays the game); say so
+        and offer to play here instead."""
+        self.controller.lock(text)
+        STUDIO.notice(text, js_obj({"label": TAKE_OVER_LABEL, "run": self._take_over}))
+
+    def on_lost(self) -> None:
+        """Another tab took the game's save over (`slotStudio.claim`): stop at once."""
+        if not self.controller.locked:
+            self.stop(LOST_TEXT)
+
     def on_storage(self, evt: Any) -> None:
-        """Another tab of this game saved it: that tab is in charge now. This one stops (it
-        would overwrite the other's rounds) and says so; a reload here takes over again,
-        from the other tab's save."""
+        """Another tab of this game saved it. With Web Locks that cannot happen while this tab
+        holds the save; without them (plain http from another host) this is the guard: the
+        other tab is in charge now, and this one stops rather than overwrite its rounds."""
         if str(evt.key) != self.key or self.controller.locked:
             return
-        text = (
-            "This game is being played in another tab of this browser, so this tab has stopped "
-            "(only one game may be played at a time). Reload this page to play here instead."
-        )
-        self.controller.lock(text)
-        STUDIO.notice(text)
+        self.stop(LOST_TEXT)
 
     def fail(self, exc: BaseException) -> None:
         STUDIO.fail(f"The game stopped because of an error: {exc}")
@@ -849,9 +879,13 @@ class App:
         confirm = document.getElementById("buy-confirm")
         if not nil(confirm):
             self.listen(confirm, "click", self.on_buy_confirm)
-        stop_label = document.getElementById("ap-feature-label")
-        if not nil(stop_label):
-            stop_label.textContent = self.controller.screen.stop_label
+        for eid, words in (
+            ("ap-feature-label", self.controller.screen.stop_label),
+            ("ap-more-label", self.controller.screen.more_autoplay_label),
+        ):
+            label = document.getElementById(eid)
+            if not nil(label):
+                label.textContent = words
         for sid in ("set-reduced", "set-turbo"):
             el = document.getElementById(sid)
             if not nil(el):
@@ -936,7 +970,12 @@ async def main() -> None:
     try:
         await load_screen(str(STUDIO.params.game))
         mark("py:screen")
-        app = App()
+        # Only the tab that holds the game's save plays it: claimed before the save is read.
+        apps: list[App] = []
+        lost = create_proxy(lambda: apps[0].on_lost() if apps else None)
+        held = bool(await STUDIO.claim(save_key(STUDIO.params), lost))
+        app = App(held=held)
+        apps.append(app)
         await app.start()
     except Exception as exc:
         STUDIO.post("error", js_obj({"message": str(exc)}))

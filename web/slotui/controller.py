@@ -382,6 +382,7 @@ class Controller:
         self.message = reason
         self.host.announce(reason)
         self.dirty = True
+        self._publish()  # at once: a tab in the background may draw no frame for a while
 
     def reset_balance(self) -> str:
         """Settings' Reset demo balance: top the balance up to the starting balance (between

@@ -1137,10 +1137,11 @@ def paytable_html(ctx: PageContext) -> str:
 
 
 def _one_in(weight: int, denominator: int) -> str:
-    """A chance as "1 in N" (to one decimal where it is not whole) and its exact fraction."""
+    """A chance as "1 in N" (to one decimal where it is not whole), and its exact fraction
+    where that says more (not "1 in 80 (1 in 80)")."""
     f = Fraction(denominator, weight)
     n = f"{f.numerator:,}" if f.denominator == 1 else f"{float(f):,.1f}"
-    return f"1 in {n} ({weight:,} in {denominator:,})"
+    return f"1 in {n}" if weight == 1 else f"1 in {n} ({weight:,} in {denominator:,})"
 
 
 def _shares(table: dict[str, int], unit: str = "") -> str:
@@ -1317,6 +1318,7 @@ SCREEN = GameScreen(
     feature="a feature",
     start_label="START",
     stop_label="Stop when a feature is won",
+    more_autoplay_label="More auto spins settings",
     handlers={
         **FREE_SPINS.handlers,
         RiderAppears.type: lambda e, c: RiderBeat(e),

@@ -190,6 +190,8 @@ class GameScreen:
     """The feature's name in messages ("Autoplay stopped: <feature> won!")."""
     start_label: str = "START"
     stop_label: str = "Stop when the feature is won"
+    more_autoplay_label: str = "More autoplay settings"
+    """The autoplay dialog's expander of the further stop conditions (the game's own words)."""
     handlers: dict[str, EventHandler] = field(default_factory=dict)
     wins_beat: Callable[[list[ev.Event], Stage], Beat] | None = None
     rebuild: Callable[[Stage, list[ev.Event]], None] | None = None
