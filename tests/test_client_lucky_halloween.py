@@ -12,6 +12,7 @@ Seeds are found with the engine by a bounded search over the first round of a se
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 import pytest
@@ -523,8 +524,9 @@ def test_the_rules_state_the_riders_fixed_chances_and_the_win_bound() -> None:
     ctx = page_context()
     html = lh.rules_html(ctx)
     assert "His chances are fixed" in html
-    for text in ("1 in 200 (500 in 100,000)", "1 in 2,000 (50 in 100,000)", "1 in 80 (1 in 80)"):
+    for text in ("1 in 200 (500 in 100,000)", "1 in 2,000 (50 in 100,000)", "1 in 80"):
         assert text in html
+    assert not re.search(r"1 in ([\d,.]+) \(1 in \1\)", html)  # a chance is never said twice over
     report = rtp_report(GAME)
     assert lh.round_win_bound(ctx.desc) == report["round_win_bound_x"]
     assert f"{report['round_win_bound_x']:,}×" in html
@@ -543,3 +545,41 @@ def test_the_paytable_shows_multipliers_of_the_total_bet() -> None:
     assert "FREE.svg" in html
     assert "BONUS.svg" in html
     assert html.count('<tr class="shortcut">') == 4
+
+
+def test_the_history_names_what_the_rider_and_the_features_did() -> None:
+    """Each Rider feature by name with what it placed or multiplied, the cauldron picked and
+    what the others held, the free spins' win and the ladder's rung and win, as in the events."""
+    g = get_game("lucky_halloween")
+    names = {s["id"]: s["name"] for s in g.describe()["symbols"]}
+    s = Session("lucky_halloween", seed=1, balance=10**10, clock=lambda: 1.7e9)
+    riders: set[str] = set()
+    ladders = cauldrons = 0
+    for _ in range(3000):
+        s.spin()
+        while s.pending is not None:
+            s.choose(s.pending.choices[0])
+        r = s.last_round
+        assert r is not None
+        said = lh.history_board(r, g.bets.format, "a", names)
+        for i, e in enumerate(r.events):
+            if isinstance(e, RiderAppears):
+                riders.add(e.feature)
+                assert f"Pumpkin Rider: {lh.FEATURE_NAMES[e.feature]}" in said
+                nxt = r.events[i + 1] if i + 1 < len(r.events) else None
+                if isinstance(nxt, ev.WinMultiplier):
+                    assert f"{lh.FEATURE_NAMES[e.feature]} ×{nxt.multiplier}" in said
+            elif isinstance(e, RiderSymbols):
+                assert f"{len(e.positions)} × {names[e.symbol]} placed" in said
+            elif isinstance(e, LadderWin):
+                ladders += 1
+                assert f"rung {e.rung}, {e.multiplier}× the total bet, win {g.bets.format(e.win)}" in said
+            elif isinstance(e, ev.PickEnd) and e.name != lh.PUMPKINS:
+                cauldrons += 1
+                picked = next(x for x in reversed(r.events[:i]) if isinstance(x, ev.PickReveal))
+                assert f"Cauldron: {picked.prize} spins (the others held {', '.join(e.prizes)})" in said
+            elif isinstance(e, ev.FreeSpinsEnd):
+                assert f"{e.spins} free spins, win {g.bets.format(e.win)}" in said
+    assert riders >= {"special_reels", "pumpkin_tree", "random_wilds", "mega_wild", "free_spins", "full_moon_bonus"}
+    assert ladders
+    assert cauldrons

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
+from collections.abc import Mapping
 from typing import Any
 
 from pyengine import events as ev
@@ -1310,6 +1311,43 @@ def rules_html(ctx: PageContext) -> str:
     return "".join(parts)
 
 
+def history_board(record: Any, fmt: pages.Fmt, assets: str, names: Mapping[str, str]) -> str:
+    """What the round's features did, for the history: the base game's win, each Rider
+    feature and what it placed or multiplied, the cauldron picked and what the others held,
+    the free spins and their win, the ladder's rung and its win."""
+    events = list(record.events)
+    notes: list[str] = []
+    feature_at = next(
+        (i for i, e in enumerate(events) if isinstance(e, ev.FreeSpinStart | LadderStart)), len(events)
+    )
+    base = sum(e.win for e in events[:feature_at] if isinstance(e, ev.LineWin | ev.ScatterWin))
+    if feature_at < len(events):
+        notes.append(f"Base game win {fmt(base)}")
+    for i, e in enumerate(events):
+        if isinstance(e, RiderAppears):
+            what = FEATURE_NAMES.get(e.feature, e.feature)
+            after = events[i + 1 : i + 4]
+            placed = next((x for x in after if isinstance(x, RiderSymbols)), None)
+            tree = next((x for x in after if isinstance(x, ev.WinMultiplier)), None)
+            if tree is not None:
+                what += f" ×{tree.multiplier}"
+            elif placed is not None:
+                what += f": {len(placed.positions)} × {names.get(placed.symbol, placed.symbol)} placed"
+            notes.append(f"Pumpkin Rider: {what}")
+        elif isinstance(e, ev.PickEnd) and e.name != PUMPKINS:
+            chosen = [x.prize for x in events[:i] if isinstance(x, ev.PickReveal) and x.name == e.name][-1:]
+            if chosen:
+                others = ", ".join(e.prizes)
+                notes.append(f"Cauldron: {chosen[0]} spins (the others held {others})")
+        elif isinstance(e, ev.FreeSpinsEnd):
+            notes.append(f"{e.spins} free spins, win {fmt(e.win)}")
+        elif isinstance(e, LadderWin):
+            notes.append(f"Full Moon Bonus: rung {e.rung}, {e.multiplier}× the total bet, win {fmt(e.win)}")
+    if not notes:
+        return ""
+    return "".join(f'<p class="h-feature">{escape(n)}</p>' for n in notes)
+
+
 def _win_label(e: ev.Event, c: Stage) -> str:
     return f"WIN {c.fmt(int(getattr(e, 'win', 0)))}"
 
@@ -1349,6 +1387,7 @@ SCREEN = GameScreen(
     feature_names={"free_spins": "free spins", LADDER: "Full Moon Bonus"},
     paytable=paytable_html,
     rules=rules_html,
+    history_board=history_board,
     pick_look=LOOK,
 )
 register_screen("lucky_halloween", SCREEN)

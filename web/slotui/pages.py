@@ -17,7 +17,15 @@ from fractions import Fraction
 from html import escape
 from typing import Any, Protocol
 
-from pyengine.events import Spin
+from pyengine.events import (
+    ExpandingSymbolChosen,
+    FreeSpinsEnd,
+    GambleCard,
+    GambleEnd,
+    HoldAndRespinEnd,
+    PickReveal,
+    Spin,
+)
 from pyengine.session import RoundRecord, Session
 
 from .keys import shortcuts
@@ -25,7 +33,9 @@ from .keys import shortcuts
 __all__ = [
     "GamePages",
     "PageContext",
+    "boards",
     "buy_html",
+    "feature_notes",
     "figures",
     "history_html",
     "img",
@@ -348,6 +358,54 @@ def buy_html(ctx: PageContext) -> str:
 
 
 # -- history ----------------------------------------------------------------------------------------
+Window = tuple[tuple[str, ...], ...]
+
+
+def boards(events: tuple[Any, ...] | list[Any]) -> list[tuple[str, Window]]:
+    """The boards a round paid on: the base game's, and the last free spin's where there were
+    free spins. A board is the ``window`` of the last event that has one (a spin, then each
+    cascade's refill, or the symbols a feature placed over it), so it is what was judged,
+    whichever game placed what."""
+    base: Window | None = None
+    last: Window | None = None
+    free = False
+    for e in events:
+        if isinstance(e, Spin) and e.phase != "base":
+            free = True
+        window = getattr(e, "window", None)
+        if window:
+            last = window
+            if not free:
+                base = window
+    out: list[tuple[str, Window]] = []
+    if base is not None:
+        out.append(("Base game", base))
+    if free and last is not None and last is not base:
+        out.append(("Last free spin", last))
+    return out
+
+
+def feature_notes(events: tuple[Any, ...] | list[Any], fmt: Fmt, names: Mapping[str, str]) -> list[str]:
+    """What a round's features did, from the shared events, for a game whose screen says
+    nothing of its own (`GameScreen.history_board`): the expanding symbol, each pick's
+    choice, the free spins and their win, hold and respin's win, the gamble's outcome."""
+    notes: list[str] = []
+    for e in events:
+        if isinstance(e, ExpandingSymbolChosen):
+            notes.append(f"Expanding symbol: {names.get(e.symbol, e.symbol)}")
+        elif isinstance(e, PickReveal):
+            notes.append(f"Picked: {e.prize.replace('_', ' ')}")
+        elif isinstance(e, FreeSpinsEnd):
+            notes.append(f"{e.spins} free spins, win {fmt(e.win)}" + (" (win limit reached)" if e.capped else ""))
+        elif isinstance(e, HoldAndRespinEnd):
+            notes.append(f"Hold and respin: {e.count} held, win {fmt(e.win)}")
+        elif isinstance(e, GambleCard):
+            notes.append(f"Gamble: {e.guess} on {e.card}, {'won' if e.won else 'lost'}")
+        elif isinstance(e, GambleEnd):
+            notes.append(f"Gamble {e.reason}: {fmt(e.win)}")
+    return notes
+
+
 def history_html(
     records: tuple[RoundRecord, ...],
     fmt: Fmt,
@@ -357,27 +415,28 @@ def history_html(
     features: Mapping[str, str] | None = None,
     board: BoardFn | None = None,
 ) -> str:
-    """The last rounds, newest first: time, bet, win and the final reels. ``features`` names a
-    round's features as the game does (else ``free_spins`` reads "free spins"); ``board``
-    draws a round's own final board (e.g. a bonus's held prizes), shown after its reels."""
+    """The last rounds, newest first: time, bet, win and the boards that paid (`boards`).
+    ``features`` names a round's features as the game does (else ``free_spins`` reads "free
+    spins"); ``board`` draws what the game's features did in a round (e.g. a bonus's held
+    prizes, the pick made, a multiplier reached), shown after its reels."""
     if not records:
         return '<p class="note">No rounds played yet.</p>'
     features = features or {}
     out = ['<ol class="history">']
     for r in reversed(records):
-        spins = [e for e in r.events if isinstance(e, Spin)]
         reels = ""
-        if spins:
-            window = spins[-1].window
+        shown = boards(r.events)
+        for label, window in shown:
             rows = len(window[0])
             cells = "".join(
                 img(assets, window[reel][row], names.get(window[reel][row], window[reel][row]), 28)
                 for row in range(rows)
                 for reel in range(len(window))
             )
-            reels = f'<div class="mini cols-{len(window)}">{cells}</div>'
-        if board is not None:
-            reels += board(r, fmt, assets, names)
+            caption = f'<p class="h-board">{escape(label)}</p>' if len(shown) > 1 else ""
+            reels += f'{caption}<div class="mini cols-{len(window)}">{cells}</div>'
+        said = board(r, fmt, assets, names) if board is not None else ""
+        reels += said or "".join(f'<p class="h-feature">{escape(n)}</p>' for n in feature_notes(r.events, fmt, names))
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.time_ms / 1000)) + " UTC"
         extra = "".join(f" · {features.get(f, f.replace('_', ' '))}" for f in r.features)
         if r.jackpot:
