@@ -12,6 +12,7 @@ import pytest
 
 from pyengine import events as ev
 from pyengine.autoplay import AutoplayLimits, StopReason
+from pyengine.games import game_ids, get_game
 from pyengine.model import Bet
 from pyengine.session import Session
 from slotui.render import draw
@@ -943,3 +944,37 @@ def test_a_locked_page_plays_and_saves_nothing() -> None:
     r.press("paytable")
     assert r.host.dialogs[-1] == "paytable"
     assert r.controller.reset_balance() == "played in another tab"
+
+
+COIN_GAMES = [g for g in game_ids() if get_game(g).bets.coin_game]
+
+
+@pytest.mark.parametrize("game", COIN_GAMES)
+def test_a_refusal_is_worded_in_the_meters_units_and_goes_once_its_cause_is_gone(game: str) -> None:
+    """With the meters in coins, a spin the balance does not cover is refused in coins; once
+    the bet is lowered (or a round played), the refusal is no longer shown."""
+    bets = get_game(game).bets
+    bet = bets.default
+    r = make_rig(1, game=game, balance=bet.total - 1)
+    c = r.controller
+    assert c.coin_meters
+    r.press("spin")
+    assert not r.session.in_round
+    coin = bet.coin
+    assert c.message == (
+        f"The total bet of {bet.total // coin:,} COINS is more than the balance of {(bet.total - 1) // coin:,} "
+        "COINS; lower the bet."
+    )
+    assert c.controls().message == c.message
+    r.press("bet_down")
+    assert r.session.bet.total < bet.total
+    assert c.message == ""
+    assert c.controls().message == ""
+
+
+def test_a_refusal_goes_once_the_bet_is_changed() -> None:
+    r = make_rig(1, balance=get_game(GAME).bets.default.total - 1)
+    r.press("spin")
+    assert "more than the balance" in r.controller.message
+    r.press("bet_down")
+    assert r.controller.message == ""

@@ -285,6 +285,12 @@ def test_the_feature_total_shows_at_the_end_and_the_normal_game_returns() -> Non
     assert v.overlay(ExpandingSymbol) is None
     assert not isinstance(v.band, MultiplierMeter)
     assert r.host.controls.win == FMT(r.session.last_round.win)  # type: ignore[union-attr]
+    # The base game's reels are back, where the spin that won Winfalls stopped: no pet slot
+    # (a symbol of the free spins' strips only) is left on them.
+    base = next(e for e in round_log(r.session) if isinstance(e, ev.Spin) and e.phase == "base")
+    assert [reel.strip for reel in v.reels.reels] == r.controller.strips["base"]
+    assert [reel.stop for reel in v.reels.reels] == list(base.stops)
+    assert not any("PET" in reel.strip for reel in v.reels.reels)
 
 
 # -- recovery ---------------------------------------------------------------------------------------
@@ -511,3 +517,15 @@ def test_reduced_motion_shows_each_new_window_at_once_and_turbo_is_quicker() -> 
     assert normal_moving > 0
     assert reduced_moving == 0  # no burst, no fall: each new window is shown at once
     assert turbo < normal * 0.7
+
+
+def test_a_reload_after_winfalls_shows_the_base_game() -> None:
+    """Restored after a round that played Winfalls, the reels are the base game's, where its
+    base spin stopped (not the last free spin's, with the pet's slot on them)."""
+    r = rig(seed_of("winfalls"), turbo=True)
+    play_round(r, watch=lambda c: c.press("pick:0", c.now) if c.context() == "pick" and idle(c) else None)
+    back = restore_rig(r.session.snapshot(), game=FMF)
+    v = back.controller.view
+    base = next(e for e in round_log(r.session) if isinstance(e, ev.Spin) and e.phase == "base")
+    assert [reel.strip for reel in v.reels.reels] == back.controller.strips["base"]
+    assert [reel.stop for reel in v.reels.reels] == list(base.stops)

@@ -338,9 +338,19 @@ class Page:
                 (el if nil(label) else label).textContent = b.label
             if name in ("turbo", "autoplay", "units"):
                 el.setAttribute("aria-pressed", "true" if b.pressed else "false")
-        if c.message and (last is None or last.message != c.message):
-            STUDIO.notice(c.message)
+        if last is None or last.message != c.message:
+            if c.message:
+                STUDIO.notice(c.message)
+            elif last is not None and self._notice_text() == last.message:
+                STUDIO.notice("")  # its cause is gone (a round played, the bet changed)
         self.last = c
+
+    @staticmethod
+    def _notice_text() -> str:
+        box = document.querySelector("#notice")
+        if nil(box) or box.hidden:
+            return ""
+        return str(box.querySelector(".notice-text").textContent)
 
     def announce(self, text: str) -> None:
         if self.live is not None:

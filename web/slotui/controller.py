@@ -179,6 +179,14 @@ class Controller:
             events = call()
         except EngineError as exc:
             self.message = str(exc)
+            if isinstance(exc, InsufficientFundsError) and self.coin_meters:
+                # The meters count coins: so does the refusal (the engine words it in money).
+                s = self.session
+                cost = s.price("buy") if call == s.buy else s.bet.total
+                self.message = (
+                    f"The {'feature price' if call == s.buy else 'total bet'} of {self.amount(cost)} is more "
+                    f"than the balance of {self.amount(s.balance)}; lower the bet."
+                )
             if isinstance(exc, InsufficientFundsError) and not self.session.can_afford_a_bet:
                 # No bet is left to lower to: say what can be done, and offer it.
                 self.message = (
@@ -280,6 +288,8 @@ class Controller:
             change()
         except EngineError as exc:
             self.message = str(exc)
+        else:
+            self.message = ""  # the bet changed: a refusal of the last one no longer holds
         self.host.save(self.session.snapshot())
         self.last_wins = []
         self.view.highlights = []

@@ -12,7 +12,7 @@ the next free spin follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
@@ -97,6 +97,16 @@ def _feature_over(c: Stage) -> None:
     c.view.forms = {}
     c.view.remove(ExpandingSymbol)
     CASCADES.clear(c)
+    last = c.session.last_round
+    _base_reels(c, c.session.round_events or (last.events if last is not None else ()))
+
+
+def _base_reels(c: Stage, events: Sequence[ev.Event]) -> None:
+    """Back to the base game's reels, where the spin that won Winfalls stopped: the free
+    spins' strips hold the pet's slot, a symbol the base game does not have."""
+    base = next((e for e in reversed(events) if isinstance(e, ev.Spin) and e.phase == "base"), None)
+    if base is not None:
+        c.view.reels.set_strips(c.strips["base"], list(base.stops))
 
 
 # -- the title card and the pet screen --------------------------------------------------------
@@ -273,7 +283,10 @@ def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
     round, its last window."""
     in_play = c.session.in_round and FREE_SPINS.restore(c, events)
     if not in_play:
-        CASCADES.rebuild(c, events, meter=False)
+        if any(isinstance(e, ev.FreeSpinsEnd) for e in events):
+            _base_reels(c, events)  # a finished Winfalls: the base game, as when it ended
+        else:
+            CASCADES.rebuild(c, events, meter=False)
         return
     if c.pending_kind == "feature_start":
         awarded = next(e for e in events if isinstance(e, ev.FreeSpinsAwarded))
