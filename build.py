@@ -345,7 +345,8 @@ for gid in ids:
         from pyengine.math.rtp import rtp_report
         report = rtp_report(gid)
         item["rtp"] = report["rtp"]
-        item["max_win_x"] = report["max_win_x"]
+        for key in ("max_win_x", "max_win_bound", "max_win_odds"):  # one definition for every game
+            item[key] = report[key]
         # The RTP of every other bet mode (Feature Buy), for the rules page.
         item["mode_rtp"] = {"base": report["rtp"]}
         for mode in item["modes"][1:]:
@@ -445,7 +446,7 @@ def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None
     key = _tree_hash(ROOT / "pyengine")[:20]
     rtp_file = CACHE / f"rtp-{key}.json"
     rtp: dict[str, dict[str, Any]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
-    need = [g for g in ids if "mode_rtp" not in rtp.get(g, {})]
+    need = [g for g in ids if "max_win_odds" not in rtp.get(g, {})]
     if need:
         log(f"computing the exact RTP of {', '.join(need)} (cached until pyengine/ changes)")
     ids = [*ids, *plugins]
@@ -460,7 +461,7 @@ def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None
     entries: list[dict[str, Any]] = json.loads(res.stdout)
     for e in entries:
         if "rtp" in e and e["id"] not in plugins:
-            rtp[e["id"]] = {"rtp": e["rtp"], "max_win_x": e["max_win_x"], "mode_rtp": e["mode_rtp"]}
+            rtp[e["id"]] = {k: e[k] for k in ("rtp", "max_win_x", "max_win_bound", "max_win_odds", "mode_rtp")}
     if need:
         rtp_file.parent.mkdir(parents=True, exist_ok=True)
         rtp_file.write_text(json.dumps(rtp, indent=1, sort_keys=True))

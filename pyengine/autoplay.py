@@ -110,6 +110,7 @@ class Autoplay:
         while s.pending is not None:
             if s.pending.feature and self.limits.stop_on_feature:
                 self.reason = StopReason.FEATURE
+                s.take_over()  # the player plays the feature by hand, and is offered the gamble after it
                 return events
             events += s.choose(s.pending.choices[0])
         last = s.last_round

@@ -138,14 +138,16 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     )
     for k, v in report["breakdown"].items():
         print(f"  {k:<24} {v * 100:9.4f}%")
-    print(f"  max win {report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
+    bound = "at most " if report["max_win_bound"] else ""  # a proven bound, not a win shown to be paid
+    print(f"  max win {bound}{report['max_win_x']:.2f}x   computed in {report['seconds']:.2f}s")
     if report["settings"]:
         settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items())
         print(f"  at {report['lines']} lines, operator settings: {settings}")
-    if "max_win_probability" in report:
-        every = report["max_win_every"]
-        odds = f"1 in {every:,.0f}" if every else "never"
-        print(f"  max win reached: {odds} rounds (p = {report['max_win_probability']:.3g})")
+    p = report["max_win_probability"]
+    if p is not None and report["max_win_bound"]:
+        print(f"  the bound reached at most {report['max_win_odds']} rounds (p <= {p:.3g})")
+    elif p is not None:
+        print(f"  max win reached: {report['max_win_odds']} rounds (p = {p:.3g})")
     for line in report.get("summary", ()):
         print(f"  {line}")
     print(f"  method: {report['method']}")

@@ -54,7 +54,7 @@ class RoundContext:
     settings, whether autoplay plays it, its bet mode (``base``, or ``buy`` for a bought
     feature), the events so far, the win so far and the features it entered."""
 
-    __slots__ = ("autoplay", "bet", "events", "features", "mode", "rng", "settings", "win")
+    __slots__ = ("autoplay", "bet", "events", "features", "gamble_skipped", "mode", "rng", "settings", "win")
 
     def __init__(
         self,
@@ -72,6 +72,9 @@ class RoundContext:
         self.events: list[Event] = []
         self.win = 0
         self.features: list[str] = []
+        self.gamble_skipped = False
+        """Whether a gamble was left out because autoplay played the round (`gamble_offered`):
+        such a round cannot be handed to the player (`Session.take_over`)."""
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

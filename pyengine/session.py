@@ -378,6 +378,19 @@ class Session:
             raise EngineError(f"the record ends while the round waits on {pending.kind if pending else '?'!r}")
         return events
 
+    def take_over(self) -> None:
+        """Hand the round in play, which autoplay started, to the player at the feature it
+        waits on (autoplay stopped there): from here it is played by hand, and its gamble is
+        offered at its end as after any feature. A round played by autoplay differs from one
+        played by hand only in the gamble it leaves out, and this one has left none out, so
+        its record is that of a round played by hand (``autoplay`` false) and replays so."""
+        rnd = self._round
+        if rnd is None or not rnd.autoplay or rnd.pending is None or not rnd.pending.feature:
+            raise NoDecisionPendingError("only a round autoplay started and stopped at a feature can be taken over")
+        if rnd.gamble_skipped:
+            raise RoundInProgressError("autoplay already left out a gamble in this round: it stays autoplay's")
+        rnd.autoplay = False
+
     def buy(self, *, seed: int | None = None) -> list[Event]:
         """Buy the feature at the current bet (the price is `price("buy")`); return its events."""
         return self._start(False, seed, "buy", None)  # noqa: FBT003

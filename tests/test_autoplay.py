@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
-from pyengine.errors import EngineError
+from pyengine.errors import EngineError, NoDecisionPendingError, RoundInProgressError
+from pyengine.games import game_ids
 from pyengine.events import DecisionPending, Event, ExpandingSymbolChosen, RoundEnd
 from pyengine.model import Bet
 from pyengine.session import Session
@@ -184,13 +185,17 @@ def test_feature_stop_leaves_the_round_at_feature_start() -> None:
     assert a.step() == []
     assert s.balance == balance
     more: list[Event] = []
+    kinds = []
     while s.pending is not None:
-        assert s.pending.kind in ("feature_start", "free_spin")  # no gamble: it is an autoplay round
+        kinds.append(s.pending.kind)
         more += s.choose(s.pending.choices[0])
     assert isinstance(more[-1], RoundEnd)
+    # The player played the feature by hand: the gamble is offered at its end, as after any
+    # feature, and the round is recorded as played by hand.
+    assert kinds[-1] == "collect_or_gamble"
     last = s.last_round
     assert last is not None
-    assert last.autoplay
+    assert not last.autoplay
     assert "free_spins" in last.features
 
 
@@ -294,3 +299,45 @@ def test_valid_limits() -> None:
     lim = AutoplayLimits(rounds=1, loss_limit=1, single_win_limit=1, stop_on_feature=False)
     assert (lim.rounds, lim.loss_limit, lim.single_win_limit, lim.stop_on_feature) == (1, 1, 1, False)
     assert AutoplayLimits(rounds=3).loss_limit is None
+
+
+def _stopped_at_a_feature(game: str) -> tuple[Session, Autoplay]:
+    for seed in range(2000):
+        s = Session(game, seed=seed, balance=10**9)
+        ap = Autoplay(s, AutoplayLimits(50))
+        while ap.reason is None:
+            ap.step()
+        if ap.reason is StopReason.FEATURE:
+            return s, ap
+    raise AssertionError(f"autoplay never stopped at a feature of {game}")
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_feature_autoplay_stopped_at_is_played_by_hand_as_any_other(game: str) -> None:
+    """Autoplay stops at a feature and hands the round to the player: played on by hand, it
+    is exactly the round played by hand from its start (the gamble offered at its end where
+    the game has one), and its record replays so."""
+    s, _ap = _stopped_at_a_feature(game)
+    assert s.pending is not None
+    while s.pending is not None:
+        s.choose(s.pending.choices[-1] if s.pending.kind == "collect_or_gamble" else s.pending.choices[0])
+    r = s.last_round
+    assert r is not None
+    assert r.autoplay is False
+    by_hand = Session(game, balance=r.balance_before, seed=0, bet=r.bet)
+    assert tuple(by_hand.replay(seed=r.seed, choices=r.choices)) == r.events
+    assert Session.restore(s.snapshot()).snapshot() == s.snapshot()
+
+
+def test_only_a_round_autoplay_stopped_at_a_feature_is_taken_over() -> None:
+    game = game_ids()[0]
+    s = Session(game, seed=1)
+    with pytest.raises(NoDecisionPendingError):
+        s.take_over()  # no round in play
+    s2, _ = _stopped_at_a_feature(game)
+    rnd = s2._round
+    assert rnd is not None
+    rnd.autoplay = True
+    rnd.gamble_skipped = True  # as if a gamble had been left out earlier in the round
+    with pytest.raises(RoundInProgressError):
+        s2.take_over()

@@ -445,8 +445,10 @@ def test_the_paytable_shows_both_paytables_the_pets_and_the_spin_distribution() 
     for pet, ego in EGOS.items():
         assert f"{ASSETS}/symbols/{pet}.svg" in html
         assert f"{ASSETS}/symbols/{ego}.svg" in html
-    assert "<li><b>5×</b> 100.00</li>" in html  # Granny's base 5 × 0.10 a line
-    assert "<li><b>5×</b> 50.00</li>" in html  # Granny's Winfalls 5
+    # Both the prize the rules tell the player to multiply by the bet per line, and its money.
+    prize = '<span class="prize" title="the prize: × the bet per line">{}</span> {}'
+    assert "<li><b>5×</b> " + prize.format(1000, "100.00") + "</li>" in html  # Granny's base 5 × 0.10 a line
+    assert "<li><b>5×</b> " + prize.format(500, "50.00") + "</li>" in html  # Granny's Winfalls 5
     assert "3× 5.00" in html  # three Houses × the total bet of 2.50
     weights = {int(k): int(v) for k, v in WINFALLS["spins"].items()}
     total = sum(weights.values())

@@ -81,7 +81,9 @@ def test_the_report_is_complete_and_fast() -> None:
     for n, finals in r["ladder_finals"].items():
         assert all(p > 0 for p in finals.values()), n
         assert "800" in finals
-    assert r["max_win_every"] is not None
+    assert r["top_rung_every"] is not None
+    assert r["top_rung_x"] == 800
+    assert r["max_win_bound"] is True
     assert r["summary"]
 
 

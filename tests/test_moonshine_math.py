@@ -90,7 +90,8 @@ def test_the_report(report: dict[str, Any], m: MoonshineMath) -> None:
         assert most["spins_probability"] == pytest.approx(1 / 105)  # the 13 spin blocks first
         assert most["multiplier_probability"] == pytest.approx(1 / 10)  # the 3 multiplier blocks first
     assert report["max_win_x"] > 10_000
-    assert 0 < report["max_win_chance"] < 1e-100
+    assert 0 < report["max_win_probability"] < 1e-100
+    assert report["max_win_bound"] is False
     assert report["max_win_odds"].startswith("1 in ")
     assert len(report["summary"]) == 4
 

@@ -46,7 +46,7 @@ function tile(game) {
       el("h3", { class: "tile-name", text: game.name }),
       el("dl", { class: "tile-facts" }, [
         el("div", {}, [el("dt", { text: "RTP" }), el("dd", { class: "tile-rtp", text: formatRtp(game.rtp) })]),
-        el("div", {}, [el("dt", { text: "Max win" }), el("dd", { class: "tile-maxwin", text: `${formatMaxWin(game.max_win_x)} bet` })]),
+        el("div", {}, [el("dt", { text: "Max win" }), el("dd", { class: "tile-maxwin", text: `${game.max_win_bound ? "up to " : ""}${formatMaxWin(game.max_win_x)} bet` })]),
       ]),
       el("span", { class: "tile-play", "aria-hidden": "true", text: "Play" }),
     ]),

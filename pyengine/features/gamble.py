@@ -26,7 +26,10 @@ GAMBLE_CHOICE = Decision("gamble", ("collect", "red", "black"))
 
 def gamble_offered(ctx: RoundContext, win: int, limit: int) -> bool:
     """Whether the gamble is offered on ``win``: never in autoplay, for a win up to ``limit``."""
-    return not ctx.autoplay and 0 < win <= limit
+    if ctx.autoplay and 0 < win <= limit:
+        ctx.gamble_skipped = True
+        return False
+    return 0 < win <= limit
 
 
 def gamble(ctx: RoundContext, win: int, limit: int) -> Generator[Decision, str, int]:

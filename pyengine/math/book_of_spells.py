@@ -285,6 +285,10 @@ def report(game: BookOfSpells, mode: str, settings: Mapping[str, int], lines: in
         "feature_average_x": float(m.feature),
         "feature_by_symbol_x": {s: float(v) for s, v in m.feature_by_symbol.items()},
         "line_hit_probability": float(m.line_hit),
+        # The best base spin and the free spins' limit: a bound (the best base window need
+        # not be one that starts the free spins).
         "max_win_x": float(max_win_x),
+        "max_win_bound": True,
+        "max_win_probability": None,
         "max_base_spin_x": float(Fraction(base_max, lines)),
     }

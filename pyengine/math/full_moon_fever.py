@@ -311,5 +311,6 @@ def report(game: FullMoonFever, mode: str, settings: Mapping[str, int], lines: i
         "max_free_spin_probability": float(best_p),
         "max_base_spin_x": float(Fraction(base_max, lines)),
         "max_win_x": float(max_win_x),
-        "max_win_bound_probability": float(max_p),
+        "max_win_bound": True,
+        "max_win_probability": float(max_p),
     }

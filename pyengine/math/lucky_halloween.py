@@ -472,10 +472,14 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "ladder_finals": {
             str(n): {str(lad.rungs_x[i - 1]): float(p) for i, p in d.items()} for n, d in m.ladder_finals.items()
         },
-        "max_win_x": lad.rungs_x[-1],
-        "max_win_probability": float(m.top_rung_probability),
-        "max_win_every": _every(m.top_rung_probability),
-        "round_win_bound_x": round_win_bound(game, m),
+        # No win cap: the largest a round can pay is only bounded (every line at its top
+        # prize on every spin the rules allow); the ladder's top rung is its largest award.
+        "max_win_x": round_win_bound(game, m),
+        "max_win_bound": True,
+        "max_win_probability": None,
+        "top_rung_x": lad.rungs_x[-1],
+        "top_rung_probability": float(m.top_rung_probability),
+        "top_rung_every": _every(m.top_rung_probability),
     }
     fin = "  ".join(
         f"{n}:" + ",".join(f"{lad.rungs_x[i - 1]}x {float(p) * 100:.3g}%" for i, p in d.items())
@@ -485,7 +489,7 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         f"free spins every {out['free_spins_every']:.1f} rounds, full moon bonus every {out['full_moon_every']:.1f}",
         "rider every " + ", ".join(f"{f} {1 / float(p):.0f}" for f, p in m.rider.items() if p),
         f"ladder finals  {fin}",
-        f"top rung {lad.rungs_x[-1]}x every {out['max_win_every']:.0f} rounds",
-        f"no win cap: a round's game win is at most {out['round_win_bound_x']:,}x (a proven bound, not an award)",
+        f"top rung {lad.rungs_x[-1]}x every {out['top_rung_every']:.0f} rounds",
+        f"no win cap: a round's game win is at most {out['max_win_x']:,}x (a proven bound, not an award)",
     ]
     return out

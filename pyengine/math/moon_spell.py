@@ -642,6 +642,7 @@ def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) 
         "method": method,
         "breakdown": {k: float(v) for k, v in mm.components.items()},
         "max_win_x": game.max_win_x,
+        "max_win_bound": False,
         "max_win_probability": float(mm.max_win),
         "max_win_every": _every(mm.max_win),
         "feature_frequency": float(mm.feature),

@@ -374,9 +374,8 @@ def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) 
             "bonus_sheriff": float(m.bonus_sheriff),
         },
         "max_win_x": float(fig.max_win),
-        # Not ``max_win_probability``: its "1 in N" would print N in full (a number of 100+ digits).
-        "max_win_chance": float(fig.max_win_probability),
-        "max_win_odds": _one_in(fig.max_win_probability),
+        "max_win_bound": False,
+        "max_win_probability": float(fig.max_win_probability),
         "max_base_spin_x": float(fig.max_base),
         "max_free_spin_x": float(fig.max_free),
         "hit_rate": float(fig.hit),
@@ -403,6 +402,6 @@ def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) 
         + "  ".join(f"{k} symbols: {v:.4f}" for k, v in out["expected_spins_times_multiplier"].items()),
         f"most {top['spins']} spins at {top['multiplier']}x: 1 bonus in {1 / top['probability']:,.0f}; "
         f"hit rate {float(fig.hit) * 100:.2f}%, stdev {out['stdev']:.2f}",
-        f"max win {out['max_win_x']:,.0f}x at {lines} lines ({out['max_win_odds']})",
+        f"max win {out['max_win_x']:,.0f}x at {lines} lines ({_one_in(fig.max_win_probability)})",
     ]
     return out

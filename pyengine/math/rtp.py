@@ -2,9 +2,16 @@
 supplies its exact calculator (`pyengine.games.Plugin.report`).
 
 A report is a JSON-ready dict with at least ``game``, ``mode``, ``rtp``, ``target_rtp``,
-``method``, ``breakdown`` (component -> share of the stake) and ``max_win_x``; it may
-add ``max_win_probability`` / ``max_win_every`` and ``summary``, lines of text the CLI
-prints as they are, and any figures of its own.
+``method``, ``breakdown`` (component -> share of the stake) and the maximum win; it may
+add ``summary``, lines of text the CLI prints as they are, and any figures of its own.
+
+The maximum win means one thing in every game: ``max_win_x``, the largest win a round can
+pay, in total bets, at the report's lines. ``max_win_bound`` says whether that figure is
+only a proven bound (no round pays more, but the method does not show a round that pays
+it) rather than a win some round pays. ``max_win_probability`` is the chance of a round
+paying it (for a bound, at most this), or None where it is not computed; the report adds
+``max_win_odds``, the same chance as text ("1 in 14,337,734", "1 in 1.43e143", or
+"not computed").
 """
 
 from __future__ import annotations
@@ -16,7 +23,20 @@ from typing import Any
 from ..errors import EngineError
 from ..games import get_game, plugin
 
-__all__ = ["rtp_report"]
+__all__ = ["MAX_WIN_KEYS", "odds_text", "rtp_report"]
+
+MAX_WIN_KEYS = ("max_win_x", "max_win_bound", "max_win_probability")
+"""What every game's report says of its maximum win (see the module's docstring)."""
+
+
+def odds_text(probability: float | None) -> str:
+    """A chance as "1 in N": whole below a billion, else in scientific notation."""
+    if probability is None:
+        return "not computed"
+    if probability <= 0:
+        return "never"
+    every = 1 / probability
+    return f"1 in {every:,.0f}" if every < 1e9 else f"1 in {every:.3g}".replace("e+", "e")
 
 
 def rtp_report(
@@ -42,6 +62,10 @@ def rtp_report(
     calculator = plugin(game_id).report_function()
     start = time.perf_counter()
     report = calculator(game, mode, chosen, lines)
+    missing = [k for k in MAX_WIN_KEYS if k not in report]
+    if missing:
+        raise EngineError(f"the report of {game_id} lacks {', '.join(missing)} (see pyengine.math.rtp)")
+    report["max_win_odds"] = odds_text(report["max_win_probability"])
     report["settings"] = chosen
     report["lines"] = lines
     report["seconds"] = time.perf_counter() - start

@@ -91,6 +91,13 @@ def load() -> PickFixture:
 def report(game: PickFixture, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
     """Only the bonus is computed exactly here (the fixture does not claim an RTP)."""
     value = bonus_value(game)
+    prizes = game.board.prizes
+    cash = sum(int(p[1:]) for p in prizes if p.startswith("+"))
+    # A bound: every line at the top pay (a line's pay is in bets per line: the top pay is
+    # that many total bets over all the lines) and the bonus with every cash cell and every
+    # multiplier cell picked.
+    top_pay = max(v for pays in game.describe()["paytable"].values() for v in pays.values())
+    bound = top_pay + cash * (1 + prizes.count("x+1"))
     return {
         "game": game.id,
         "mode": mode,
@@ -98,7 +105,9 @@ def report(game: PickFixture, mode: str, settings: Mapping[str, int], lines: int
         "target_rtp": float(game.target_rtp),
         "method": "the pick bonus in closed form; the fixture's line game is not computed",
         "breakdown": {},
-        "max_win_x": 0.0,
+        "max_win_x": float(bound),
+        "max_win_bound": True,
+        "max_win_probability": None,
         "bonus_value_x": float(value),
         "summary": [f"bonus average {float(value):.4f}x the total bet"],
     }

@@ -73,6 +73,10 @@ class Host(Protocol):
     def open_dialog(self, kind: str) -> None: ...
 
 
+MENU_LABELS = {"help": "RULES"}
+"""The menu's buttons as the rules name them (the action ``help`` opens the RULES)."""
+
+
 class Controller:
     """Drives one game screen."""
 
@@ -732,7 +736,7 @@ class Controller:
             pressed=self.autoplay is not None,
         )
         for name in ("paytable", "help", "history", "settings"):
-            b[name] = Button(visible=True, enabled=True, label=name.upper())
+            b[name] = Button(visible=True, enabled=True, label=MENU_LABELS.get(name, name.upper()))
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
         if self.locked:
             # Played in another tab: only the information pages (and the meters' units) stay open.

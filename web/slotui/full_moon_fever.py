@@ -325,7 +325,7 @@ def _base_section(ctx: PageContext) -> str:
             f"</h3><p>Scatter: pays anywhere in view, the prize × the total bet: "
             f"{escape(_scatter_text(desc, fmt, ctx.stake))}, added to the line wins. {trigger} or more start "
             "Winfalls.</p></div></div>",
-            pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets),
+            pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets, prize=True),
             "</section>",
         ]
     )
@@ -359,7 +359,10 @@ def _winfalls_section(ctx: PageContext) -> str:
     pays = []
     for sid, p in w["paytable"].items():
         rows = "".join(
-            f"<li><b>{k}×</b> {fmt(v * per_line)}</li>" for k, v in sorted(p.items(), key=lambda kv: -int(kv[0])) if v
+            f'<li><b>{k}×</b> <span class="prize" title="the prize: × the bet per line">{v}</span> '
+            f"{fmt(v * per_line)}</li>"
+            for k, v in sorted(p.items(), key=lambda kv: -int(kv[0]))
+            if v
         )
         pays.append(f'<div class="pay">{img(ctx.assets, sid + EGO_SUFFIX, names[sid], 56)}<ul>{rows}</ul></div>')
     ladder = ", ".join(f"×{m}" for m in w["multipliers"])

@@ -60,7 +60,8 @@ class PageContext:
 
     desc: Mapping[str, Any]
     info: Mapping[str, Any]
-    """The lobby's figures for the game: ``rtp``, ``max_win_x``, ``mode_rtp``."""
+    """The lobby's figures for the game: ``rtp``, ``max_win_x`` with ``max_win_bound`` and
+    ``max_win_odds`` (`pyengine.math.rtp`), ``mode_rtp``."""
     fmt: Fmt
     assets: str
     """The game's asset folder (``static/games/<id>``)."""
@@ -191,22 +192,37 @@ def _line_grid(rows: list[int], n_rows: int, number: int) -> str:
 
 
 def symbol_pays(
-    desc: Mapping[str, Any], bet_per_line: int, fmt: Fmt, assets: str, *, stake_lines: int | None = None
+    desc: Mapping[str, Any],
+    bet_per_line: int,
+    fmt: Fmt,
+    assets: str,
+    *,
+    stake_lines: int | None = None,
+    prize: bool = False,
+    table: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
     """Every paying symbol with what each count pays at ``bet_per_line``. With
     ``stake_lines`` (the lines the total stake covers), each pay is shown as the multiplier
-    of the total stake it is (pay / lines), with the money beside it."""
+    of the total stake it is (pay / lines), with the money beside it; with ``prize``, as the
+    prize a game's rules tell the player to multiply by the bet per line, with the money
+    beside it. ``table`` is another paytable of the game (default: ``desc["paytable"]``)."""
     names = {s["id"]: s["name"] for s in desc["symbols"]}
     out = ['<div class="pays">']
-    for sid, pays in desc["paytable"].items():
+    for sid, pays in (table if table is not None else desc["paytable"]).items():
         rows = "".join(
-            f"<li><b>{k}×</b> {_pay(v, bet_per_line, fmt, stake_lines)}</li>"
+            f"<li><b>{k}×</b> {_prize(v)}{_pay(v, bet_per_line, fmt, stake_lines)}</li>"
+            if prize
+            else f"<li><b>{k}×</b> {_pay(v, bet_per_line, fmt, stake_lines)}</li>"
             for k, v in sorted(pays.items(), key=lambda kv: -int(kv[0]))
             if v
         )
         out.append(f'<div class="pay">{img(assets, sid, names[sid])}<ul>{rows}</ul></div>')
     out.append("</div>")
     return "".join(out)
+
+
+def _prize(pay: object) -> str:
+    return f'<span class="prize" title="the prize: × the bet per line">{escape(str(pay))}</span> '
 
 
 def _pay(pay: int, bet_per_line: int, fmt: Fmt, stake_lines: int | None) -> str:
@@ -240,7 +256,16 @@ def figures(ctx: PageContext, *, rtp_note: str = "") -> str:
     if buy_rtp is not None:
         out.append(f'<li>Return to player in Feature Buy: <b class="fig-rtp-buy">{pct(buy_rtp)}</b></li>')
     if max_win is not None:
-        out.append(f'<li>Maximum win: <b class="fig-max">{float(max_win):,.0f}×</b> the total bet</li>')
+        # One definition for every game (its math report's): the largest win a round can pay,
+        # or a proven bound on it, with the chance of a round paying it where it is known.
+        bound = bool(info.get("max_win_bound"))
+        odds = info.get("max_win_odds")
+        said = f'<b class="fig-max">{x_text(max_win)}</b> the total bet'
+        if bound:
+            said = f"at most {said} (a proven bound: no round pays more)"
+        if odds and odds != "not computed":
+            said += f", {'reached at most' if bound else 'paid'} {escape(str(odds))} rounds"
+        out.append(f"<li>Maximum win: {said}</li>")
     out.append(f"<li>Game version {escape(str(desc['version']))}</li></ul>")
     return "".join(out)
 
