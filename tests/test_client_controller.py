@@ -598,12 +598,19 @@ def test_autoplay_stops_with_the_reason_announced(reason: StopReason) -> None:
         # A tap on the canvas starts a feature the round waits on (web/main.py on_tap).
         if c.pending_kind == "feature_start" and not c.presenting:
             c.press("start_feature", c.now)
-        return c.autoplay is None and idle(c)
+        if c.pending_kind == "collect_or_gamble" and not c.presenting:
+            offered.append(True)  # a feature played by hand after autoplay stopped: the gamble is offered
+            c.press("collect", c.now)
+        return c.autoplay is None and idle(c) and not c.session.in_round
+
+    offered: list[bool] = []
 
     r.until(done, 600_000)
     assert stop_reason(reason, GAME) in r.host.announcements
     if reason is not StopReason.FEATURE:  # (after a feature stop the player plays the feature on)
         assert r.host.announcements[-1] == stop_reason(reason, GAME)
+    elif r.session.last_round is not None and r.session.last_round.win:
+        assert offered
     assert c.autoplay is None
     assert not r.session.in_round
     b = r.host.controls.buttons["autoplay"]
