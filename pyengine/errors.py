@@ -13,6 +13,7 @@ __all__ = [
     "GameDataError",
     "InsufficientFundsError",
     "NoDecisionPendingError",
+    "OldVersionError",
     "RoundInProgressError",
     "SnapshotError",
     "UnknownGameError",
@@ -60,6 +61,17 @@ class ChoiceError(EngineError):
 
 class SnapshotError(EngineError):
     """A saved session that is corrupt, tampered with, or from another game."""
+
+
+class OldVersionError(SnapshotError):
+    """A saved session of another version of its game: its rounds cannot be replayed under
+    these rules, but what it held is known. ``balance`` is the saved balance with the stake
+    of a round it left in play given back (``refund``); a new session can start with it."""
+
+    def __init__(self, message: str, *, balance: int, refund: int) -> None:
+        super().__init__(message)
+        self.balance = balance
+        self.refund = refund
 
 
 def shown(value: object) -> str:

@@ -27,6 +27,7 @@ from .errors import (
     EngineError,
     InsufficientFundsError,
     NoDecisionPendingError,
+    OldVersionError,
     RoundInProgressError,
     SnapshotError,
     UnknownGameError,
@@ -652,7 +653,7 @@ class Session:
         version = state["version"]
         if version != g.version:
             seen = version if isinstance(version, str) and len(version) <= 40 else shown(version)
-            raise SnapshotError(f"the saved session is for version {seen} of {gid}, not {g.version}")
+            raise _old_version(state, f"the saved session is for version {seen} of {gid}, not {g.version}")
         saved_settings = state["settings"]
         if not isinstance(saved_settings, dict) or any(type(v) is not int for v in saved_settings.values()):
             raise SnapshotError("the saved settings are not whole numbers by name")
@@ -767,6 +768,22 @@ class Session:
 _ROUND_KEYS = frozenset({"index", "seed", "bet", "autoplay", "choices", "balance_before", "time_ms"})
 _RECORD_KEYS = _ROUND_KEYS | {"events", "stake", "win", "balance_after", "features"}
 _STATE_KEYS = frozenset({"game", "version", "balance", "bet", "settings", "rng", "rounds_played", "round", "history"})
+
+
+def _old_version(state: dict[str, Any], message: str) -> SnapshotError:
+    """What a save of another version of its game held: its balance, and the stake of a
+    round it left in play (which these rules cannot replay) given back; a plain
+    `SnapshotError` where even that is unreadable."""
+    try:
+        balance = _int(state["balance"], "balance")
+        rd = state["round"]
+        # What the round in play took from the balance when it started (its stake).
+        refund = 0 if rd is None else max(_int(rd["balance_before"], "balance") - balance, 0)
+    except (KeyError, TypeError, SnapshotError):
+        return SnapshotError(message)
+    if balance + refund > MAX_BALANCE:
+        return SnapshotError(message)
+    return OldVersionError(message, balance=balance + refund, refund=refund)
 
 
 def _is_game(game: object) -> bool:

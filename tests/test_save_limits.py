@@ -19,7 +19,7 @@ import pytest
 
 import pyengine.session as session_module
 from pyengine import Bet, Session
-from pyengine.errors import BetError, EngineError, SnapshotError
+from pyengine.errors import BetError, EngineError, OldVersionError, SnapshotError
 from pyengine.games import game_ids, get_game
 from pyengine.replay import replay
 from pyengine.session import HISTORY_SIZE, MAX_SNAPSHOT_CHARS, _checksum
@@ -37,13 +37,14 @@ def _played(game: str, rounds: int, seed: int = 3) -> Session:
 
 
 def _cost(text: str, runs: int = 3) -> float:
-    """The least time of ``runs`` restores of ``text`` (whatever each raises)."""
+    """The least processor time of ``runs`` restores of ``text`` (whatever each raises): the
+    time this process computed, not what other processes on a busy machine took from it."""
     best = float("inf")
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with contextlib.suppress(SnapshotError):
             Session.restore(text)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best
 
 
@@ -63,12 +64,13 @@ CRAFTED: dict[str, Callable[[int], str]] = {
 def test_restore_time_grows_linearly_up_to_the_limit(family: str) -> None:
     real = _played(GAMES[0], HISTORY_SIZE + 2).snapshot()
     per_char_real = _cost(real, runs=5) / len(real)
-    small, large = MAX_SNAPSHOT_CHARS // 16, MAX_SNAPSHOT_CHARS
+    small, large = MAX_SNAPSHOT_CHARS // 8, MAX_SNAPSHOT_CHARS
     texts = {n: CRAFTED[family](n) for n in (small, large)}
     assert all(abs(len(t) - n) <= 2 for n, t in texts.items())
-    costs = {n: _cost(t) for n, t in texts.items()}
-    # Linear: 16 times the text costs about 16 times the time (a quadratic step: 256 times).
-    assert costs[large] / costs[small] < 16 * 3, costs
+    costs = {n: _cost(t, runs=5) for n, t in texts.items()}
+    # Linear: 8 times the text costs about 8 times the time (a quadratic step: 64 times; the
+    # margin is for a busy machine, where a large text also suffers more from the caches).
+    assert costs[large] / costs[small] < 8 * 3, costs
     # And no character of it costs more than a character of a real save, which is replayed.
     assert costs[large] / large < 2 * per_char_real, (costs, per_char_real)
 
@@ -208,3 +210,30 @@ def test_a_replay_with_any_field_made_invalid_is_refused(game: str) -> None:
             continue
         accepted.append(what)
     assert accepted == [], f"{game}: replays with these fields made invalid were accepted"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_save_of_another_version_keeps_its_balance_and_gives_back_an_unfinished_stake(game: str) -> None:
+    """Another version's rounds cannot be replayed under these rules: the save is refused, but
+    the error says what it held: its balance, with the stake of a round it left in play."""
+    s = _played(game, 3)
+    idle = json.loads(s.snapshot())["state"]
+    idle["version"] = "0.0.1-old"
+    with pytest.raises(OldVersionError) as refused:
+        Session.restore(_signed(idle))
+    assert (refused.value.balance, refused.value.refund) == (s.balance, 0)
+    # A round left in play: its stake is given back.
+    for seed in range(500):
+        s2 = Session(game, seed=seed, balance=10**6)
+        s2.spin()
+        if s2.in_round:
+            break
+    else:
+        pytest.skip(f"{game}: no round waits on the player")
+    state = json.loads(s2.snapshot())["state"]
+    state["version"] = "0.0.1-old"
+    with pytest.raises(OldVersionError) as refused:
+        Session.restore(_signed(state))
+    assert refused.value.refund == state["round"]["balance_before"] - state["balance"] > 0
+    assert refused.value.balance == state["round"]["balance_before"]
+    assert isinstance(refused.value, SnapshotError)  # still a refused save for a caller that only knows that

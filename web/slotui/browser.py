@@ -23,7 +23,7 @@ from typing import Any
 from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
 from pyengine.autoplay import AutoplayLimits
-from pyengine.errors import EngineError, SnapshotError
+from pyengine.errors import EngineError, OldVersionError, SnapshotError
 from pyengine.games import register
 from pyengine.model import Bet
 from pyengine.session import Session
@@ -464,6 +464,16 @@ class App:
         if not nil(text):
             try:
                 session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
+            except OldVersionError as exc:  # another version of the game: keep what the save held
+                session = Session(self.game_id, seed=self.seed, clock=wall_clock, balance=exc.balance)
+                fmt = session.game.bets.format
+                given = f", with the stake of its unfinished round ({fmt(exc.refund)}) given back" if exc.refund else ""
+                STUDIO.notice(
+                    f"Your saved game was made by another version of {session.game.name}, so its rounds cannot "
+                    f"go on. Its balance of {fmt(exc.balance)} is kept{given}."
+                )
+                if self.held:
+                    window.localStorage.setItem(self.key, session.snapshot())
             except Exception as exc:  # whatever is stored, the page comes back with a fresh session
                 if self.held:  # (the tab that holds the save decides about it)
                     window.localStorage.removeItem(self.key)

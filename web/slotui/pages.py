@@ -39,6 +39,7 @@ __all__ = [
     "figures",
     "history_html",
     "img",
+    "jackpot_in_a_demo",
     "line_shapes",
     "page_context",
     "page_html",
@@ -303,10 +304,34 @@ def shared_rules(
         + (f"{escape(recovery)} " if recovery else "")
         + f"A round left waiting for more than 90 days is {escape(expiry)}.</p>",
         f"<h4>Keyboard</h4><p>{escape(' '.join(keys), quote=False)}</p>",
+        jackpot_in_a_demo(ctx),
         figures(ctx, rtp_note=rtp_note),
         '<p class="note">Free play with demo money. Malfunction voids all pays and play.</p>',
     ]
     return "".join(parts)
+
+
+def jackpot_in_a_demo(ctx: PageContext) -> str:
+    """For a game with a time jackpot: which of the usual jackpot rules cannot apply to a
+    free-play demo played by one person on one device, and why, and the jackpot's current and
+    next minimum starting values ("" for a game without a jackpot)."""
+    if not ctx.desc.get("jackpot"):
+        return ""
+    start = ctx.fmt(0)  # every pot starts empty and fills from the stakes
+    return (
+        "<h4>Jackpot rules that do not apply here</h4><ul>"
+        "<li><b>Other players, linked or related jackpot games, a win by another player:</b> the pot belongs to "
+        "your session of this game alone; no one else pays into it or can win it, so no other win is "
+        "announced and two wins can never meet.</li>"
+        "<li><b>Jackpot symbols and tiers:</b> there is one jackpot, with no symbol of its own; every paid spin "
+        "can win it, with the chance given above.</li>"
+        "<li><b>Deactivation, and the operator's rules for suspending the jackpot or allocating its funds:</b> "
+        "the demo never deactivates it, and there are no real funds to allocate.</li>"
+        "<li><b>Connection delays, a displayed value that differs:</b> the game runs on your device, so the "
+        "panel always shows the pot as it stands.</li></ul>"
+        f"<p>Time jackpot: the current starting value is {start}, and the next minimum starting value is "
+        f"{start}.</p>"
+    )
 
 
 # -- generic pages, from the description alone ----------------------------------------------------

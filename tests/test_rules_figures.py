@@ -1,7 +1,11 @@
-""""Maximum win" means one thing in every game: the largest win a round can pay at the
+"""What every game's rules page says of its figures, asked of every registered game.
+
+"Maximum win" means one thing in every game: the largest win a round can pay at the
 report's lines (``max_win_x``), marked where it is only a proven bound (``max_win_bound``),
 with the chance of a round paying it where it is known; the rules page and the lobby show
-the report's figure as it is (not rounded, never recomputed by a screen)."""
+the report's figure as it is (not rounded, never recomputed by a screen). A game with a
+jackpot says which of the usual jackpot rules cannot apply to a demo, and its starting values.
+"""
 
 from __future__ import annotations
 
@@ -56,3 +60,21 @@ def test_odds_text() -> None:
     assert odds_text(None) == "not computed"
     assert odds_text(1 / 14_337_734) == "1 in 14,337,734"
     assert odds_text(7.0e-144) == "1 in 1.43e143"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_jackpot_games_rules_say_which_jackpot_rules_do_not_apply(game: str) -> None:
+    importlib.import_module(plugin(game).screen)
+    g = get_game(game)
+    bet = g.bets.default
+    ctx = PageContext(desc=g.describe(), info={}, fmt=g.bets.format, assets="a", bet_per_line=bet.bet_per_line,
+                      lines=bet.lines, stake=bet.total)
+    html = page_html("help", screen_for(game), ctx)
+    assert html is not None
+    has = bool(g.describe().get("jackpot"))
+    assert ("Jackpot rules that do not apply here" in html) == has
+    if has:
+        for words in ("Other players", "Jackpot symbols and tiers", "Deactivation", "Connection delays"):
+            assert words in html
+        zero = g.bets.format(0)
+        assert f"the current starting value is {zero}, and the next minimum starting value is {zero}" in html
