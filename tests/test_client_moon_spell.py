@@ -594,11 +594,13 @@ def test_reload_during_the_bonus_animation_shows_its_end_result(kind: str) -> No
     texts = b.canvas.texts()
     assert "BONUS WIN" in texts
     assert FMT(end.win) in texts
-    # The next spin goes back to the reels.
+    # The next spin goes back to the reels, with the ladder at rest above them.
     b.press("spin")
     b.run(FRAME_MS)
     assert c.view.overlay(HoldGrid) is None
-    assert c.view.overlay(LadderView) is None
+    resting = c.view.overlay(LadderView)
+    assert resting is not None
+    assert resting.lit == 0
     # The interrupted page, played on, ends the same.
     r.until(lambda c: idle(c) and not c.session.in_round, 600_000)
     assert r.host.controls.balance == FMT(last.balance_after)
@@ -718,3 +720,18 @@ def test_the_history_shows_a_bonus_rounds_final_board_and_a_bought_rounds_board(
     held = sum(e.prizes.__len__() for e in won.events if isinstance(e, ev.HoldAndRespinStart | ev.Respin))
     assert held == end.count
     assert bought.mode == "buy"
+
+
+def test_the_prize_ladder_stands_above_the_reels_in_the_base_game() -> None:
+    """As the rules page says: the ladder's rungs above the reels in the base game, none lit,
+    from the first screen on and after every base spin (the bonus then lights them)."""
+    r = make_rig(1, game="moon_spell", resume=True)
+    band = r.controller.view.band
+    assert isinstance(band, LadderView)
+    ladder = get_game("moon_spell").describe()["hold_and_respin"]["ladder"]
+    assert [n for n, _, _ in band.rungs] == sorted(int(k) for k in ladder)
+    assert band.lit == 0
+    assert not band.active
+    r.press("spin")
+    r.until(lambda c: idle(c), 60_000)
+    assert isinstance(r.controller.view.band, LadderView)

@@ -395,7 +395,7 @@ def rebuild(c: Stage) -> None:
     c.show_jackpot(None)
     if not s.in_round:
         c.win_shown = last.win if last else 0
-        if c.screen.rebuild is not None and source:
+        if c.screen.rebuild is not None:  # a new session too: the game shows its resting screen
             c.screen.rebuild(c, source)
         return
     c.win_shown = s.round_win

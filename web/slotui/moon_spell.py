@@ -44,7 +44,10 @@ def _trigger(c: Stage) -> int:
 
 # -- base spins ---------------------------------------------------------------------------------
 def _spin_started(c: Stage, e: ev.Spin) -> None:
-    """The Moons this spin lands carry their values as soon as their reel stops."""
+    """The Moons this spin lands carry their values as soon as their reel stops; above the
+    reels of the base game, the prize ladder."""
+    if e.phase == "base":
+        HOLD.resting_ladder(c)
     prizes = lookahead(c, MoonPrizes)
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)
@@ -102,6 +105,7 @@ def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
     on the last spin's Moons."""
     if HOLD.rebuild(c, events):
         return
+    HOLD.resting_ladder(c)
     prizes = next((e for e in reversed(events) if isinstance(e, MoonPrizes)), None)
     if prizes is not None:
         c.view.cell_values = _values(c, prizes.positions, prizes.prizes)

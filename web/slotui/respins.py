@@ -149,6 +149,13 @@ class HoldAndRespin:
         lines = (f"{n} {w.noun} HELD · {respins} RESPINS", f"EVERY NEW {w.one.upper()} RESETS THE RESPINS")
         return show_card(c, FeatureCard("HOLD AND RESPIN", lines, self.symbol, now, waiting=waiting))
 
+    def resting_ladder(self, c: Stage) -> None:
+        """The prize ladder above the reels in the base game, where nothing else is: its rungs'
+        multipliers, none lit (the amounts, which follow the bet, are shown once the bonus runs)."""
+        if c.view.band is None:
+            still = tuple((n, x, "") for n, x, _ in rungs(c))
+            c.view.band = LadderView(still, self.words.noun, count=0, active=False)
+
     def ladder_text(self, c: Stage, count: int) -> str:
         x = c.desc["hold_and_respin"]["ladder"].get(str(count))
         if x is None:
