@@ -983,6 +983,8 @@ class Served:
     raw_bytes: int
     sent_bytes: int
     encoding: str
+    precache: bool = False
+    """Asked for by the service worker's precache (its ``X-Slot-Studio-Precache`` header)."""
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
@@ -1070,7 +1072,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
     def _record(self, path: str, status: int, raw: int, sent: int, encoding: str) -> None:
         with self.site_server.lock:
-            self.site_server.served.append(Served(path, status, raw, sent, encoding))
+            precache = self.headers.get("X-Slot-Studio-Precache") == "1"
+            self.site_server.served.append(Served(path, status, raw, sent, encoding, precache))
 
     def _plain(self, status: int, text: str, headers: dict[str, str] | None = None) -> None:
         data = text.encode()

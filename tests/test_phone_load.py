@@ -10,12 +10,10 @@ once each, no snapshot). The times are figures of ``python3 build.py bench``, no
 from __future__ import annotations
 
 import json
-from collections import Counter
 import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser
@@ -136,11 +134,10 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]
         assert total <= FIRST_LOAD_BUDGET, f"{total:,} bytes over the wire before ready; largest: {largest}"
-        served = [s for s in server.served[start:] if s.status == 200]
         # What the page asked for itself: the service worker's precache may have begun (once
-        # the game was ready, on a slow machine before this line) and asked for files too.
-        by_worker = Counter(urlsplit(u).path for u in v.watch.worker_requests)
-        paths = list((Counter(s.path for s in served) - by_worker).elements())
+        # the game was ready, on a slow machine before this line); its requests say so.
+        served = [s for s in server.served[start:] if s.status == 200 and not s.precache]
+        paths = [s.path for s in served]
         # The first visit starts Python without the memory snapshot; every file comes once
         # (the preload hints are the requests Pyodide and PyScript then use).
         assert not any(p.endswith("/snapshot.bin") for p in paths), paths

@@ -16,8 +16,10 @@ const CACHE = PREFIX + BUILD.version;
 const KNOWN = new Set([...BUILD.files, ...Object.values(BUILD.games).flat()].map((f) => new URL(f, SCOPE).href));
 
 // "no-cache" revalidates with the server, so a stale HTTP-cache copy from an older build
-// never lands in this build's cache.
-const request = (f) => new Request(new URL(f, SCOPE), { cache: "no-cache" });
+// never lands in this build's cache. The header tells a host's logs (and the tests) the
+// precache's requests from the ones a page makes itself.
+const request = (f) =>
+  new Request(new URL(f, SCOPE), { cache: "no-cache", headers: { "X-Slot-Studio-Precache": "1" } });
 
 self.addEventListener("install", (event) => {
   event.waitUntil(

@@ -94,8 +94,6 @@ class Watch:
 
     origin: str
     requests: list[str] = field(default_factory=list)
-    worker_requests: list[str] = field(default_factory=list)
-    """The requests the service worker made (its precache), also in ``requests``."""
     navigated: dict[int, int] = field(default_factory=dict)
     """Per frame (its id), how many times it has navigated."""
     _started: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -115,8 +113,7 @@ class Watch:
     def _on_request(self, request: Request) -> None:
         self.requests.append(request.url)
         if request.service_worker is not None:
-            self.worker_requests.append(request.url)
-            return
+            return  # the precache's: no page of its own
         try:
             frame = id(request.frame)
         except Exception:  # no frame (a request of a worker)
