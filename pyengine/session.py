@@ -65,7 +65,7 @@ MAX_SNAPSHOT_CHARS = 1_000_000
 
 A save is the session's state, the round in play (its seed and choices) and the last
 `HISTORY_SIZE` rounds with their events; the longest round record measured over 800,000
-rounds of the five games is 72,814 characters (a Full Moon Fever round of 681 events), so
+rounds of the five shipped games is 72,814 characters (a cascading round of 681 events), so
 eleven such rounds fill four fifths of this. `snapshot` never writes more: should the
 history be longer, it leaves out its oldest rounds and says how many (``left_out``). Reading
 a text of this length takes about a tenth of a second in CPython, whatever it holds."""
