@@ -31,6 +31,7 @@ import urllib.parse
 import venv
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -43,6 +44,20 @@ PY = BIN / "python"
 
 def log(msg: str) -> None:
     print(f"[build] {msg}", flush=True)
+
+
+def _unique(path: Path) -> Path:
+    """A name beside ``path`` that no other process or thread is using: builds may run side by
+    side (``build.py test`` builds the tests' site while tests build theirs), sharing the cache."""
+    return path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.partial")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _unique(path)
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def run(
@@ -420,7 +435,7 @@ def build_wheel(python: Path) -> Path:
             log(f"expected one pure-Python wheel in {out}, found {sorted(p.name for p in out.iterdir())}")
             sys.exit(1)
         dest = CACHE / f"wheel-{key}" / wheels[0].name
-        _copy(wheels[0], dest)
+        _write_atomic(dest, wheels[0].read_bytes())
     return dest
 
 
@@ -463,8 +478,7 @@ def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None
         if "rtp" in e and e["id"] not in plugins:
             rtp[e["id"]] = {k: e[k] for k in ("rtp", "max_win_x", "max_win_bound", "max_win_odds", "mode_rtp")}
     if need:
-        rtp_file.parent.mkdir(parents=True, exist_ok=True)
-        rtp_file.write_text(json.dumps(rtp, indent=1, sort_keys=True))
+        _write_atomic(rtp_file, json.dumps(rtp, indent=1, sort_keys=True).encode())
     for e in entries:
         e.update(rtp.get(e["id"], {}))
         e["assets"] = game_assets(e["id"], [s["id"] for s in e["symbols"]], e["symbols"])
@@ -558,8 +572,7 @@ def _gzip_cached(data: bytes) -> bytes:
     if cached.exists():
         return cached.read_bytes()
     packed = gzip.compress(data, compresslevel=9, mtime=0)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(packed)
+    _write_atomic(cached, packed)
     return packed
 
 
@@ -597,14 +610,36 @@ def _brotli_cached(data: bytes, quality: int = 11) -> bytes:
     if cached.exists():
         return cached.read_bytes()
     packed = _brotli(data, quality)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(packed)
+    _write_atomic(cached, packed)
     return packed
 
 
 def _precompress(data: bytes, ext: str, quality: int) -> bytes:
     """``data`` as gzip (``.gz``) or brotli (``.br``), each cached by content."""
     return _gzip_cached(data) if ext == ".gz" else _brotli_cached(data, quality)
+
+
+class Packer:
+    """Precompression on every core: brotli and zlib release the GIL, so threads compress
+    side by side. `start` may be called early for files that never change (the runtimes),
+    so that they compress while the build does its other work; each (content, format,
+    quality) is compressed once."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+        self._jobs: dict[tuple[str, str, int], Future[bytes]] = {}
+        self._lock = threading.Lock()
+
+    def start(self, data: bytes, ext: str, quality: int) -> Future[bytes]:
+        key = (_sha256(data), ext, quality)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None:
+                job = self._jobs[key] = self._pool.submit(_precompress, data, ext, quality)
+        return job
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _client_module(name: str) -> str:
@@ -679,7 +714,7 @@ def make_stdlib(wheel: Path, client: Path) -> tuple[Path, list[str]]:
     if listing.exists():
         return out, json.loads(listing.read_text())
     log("trimming the standard library to what the page imports (Node.js; cached)")
-    tmp = out.with_name(out.name + ".partial")
+    tmp = _unique(out)
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
@@ -691,9 +726,10 @@ def make_stdlib(wheel: Path, client: Path) -> tuple[Path, list[str]]:
         sys.exit(1)
     members: list[str] = json.loads(proc.stdout.strip().splitlines()[-1])
     (tmp / "modules.json").write_text(json.dumps(members, indent=0) + "\n")
-    if out.exists():
-        shutil.rmtree(out)
-    tmp.rename(out)
+    try:
+        tmp.rename(out)
+    except OSError:  # another build made the same folder meanwhile: the same content
+        shutil.rmtree(tmp)
     return out, members
 
 
@@ -716,7 +752,7 @@ def make_snapshot(engine: Path, client: Path, screens: Path, stdlib: Path) -> Pa
         return out
     log("making the Pyodide memory snapshot (Node.js; cached until Pyodide, the wheel or the client change)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".partial")
+    tmp = _unique(out)
     proc = subprocess.run(
         [node, "--input-type=module", "-e", SNAPSHOT_JS, str(PYODIDE_DIR), str(stdlib), str(engine), str(client),
          str(screens), str(tmp)],
@@ -727,7 +763,7 @@ def make_snapshot(engine: Path, client: Path, screens: Path, stdlib: Path) -> Pa
         said = "\n".join(line for line in proc.stderr.splitlines() if len(line) < 400)
         log(f"WARNING: the snapshot failed; the site starts Python without it:\n{said[-3000:]}")
         return None
-    tmp.rename(out)
+    os.replace(tmp, out)
     return out
 
 
@@ -765,6 +801,17 @@ def build_site(
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
 
+    packer = Packer()
+    try:
+        return _build_into(tmp, out, packer, python=python, snapshot=snapshot, plugins=plugins, lock=lock)
+    finally:
+        packer.close()
+
+
+def _build_into(
+    tmp: Path, out: Path, packer: Packer, *, python: Path, snapshot: bool, plugins: dict[str, str], lock: Any
+) -> SiteBuild:
+    """`build_site`'s steps, writing into ``tmp`` and renaming it to ``out`` at the end."""
     # Pages, their scripts, the Python client and the game's entry point.
     for name in (*SITE_PAGES, *SITE_SCRIPTS):
         _copy(WEB / name, tmp / name)
@@ -780,6 +827,11 @@ def build_site(
     # The runtimes: only what a page loads.
     for name in PYODIDE_FILES:
         _copy(PYODIDE_DIR / name, tmp / "pyodide" / name)
+        # The runtimes never change: compress them now, beside the build's other work.
+        data = (tmp / "pyodide" / name).read_bytes()
+        if Path(name).suffix in PRECOMPRESSED and len(data) >= 512:
+            for ext in (".gz", ".br"):
+                packer.start(data, ext, BROTLI_QUALITY.get(name, 11))
     ps_files, ps_plugins = pyscript_files()
     for name in ps_files:
         text = (PYSCRIPT_DIR / "dist" / name).read_text(encoding="utf-8")
@@ -810,7 +862,7 @@ def build_site(
     # to another game's first load.
     ids = playable_games(python)
     client_zip(tmp / "slotui.zip", made / "client-pyc.zip", only=lambda m: m not in ids)
-    screens = CACHE / "screens.partial"
+    screens = _unique(CACHE / "screens")
     if screens.exists():
         shutil.rmtree(screens)
     screens.mkdir(parents=True)
@@ -873,13 +925,17 @@ def build_site(
     # Precompressed copies next to the files, for servers that use them (build.py serve does):
     # brotli (.br) and gzip (.gz), each kept where it is at least 10% smaller than the file.
     raw_total = gz_total = br_total = 0
-    for p in list(_tree_files(tmp)):
-        data = p.read_bytes()
+    contents = [(p, p.read_bytes()) for p in _tree_files(tmp)]
+    jobs: dict[tuple[Path, str], Future[bytes]] = {}
+    for p, data in sorted(contents, key=lambda f: -len(f[1])):  # the largest first: they take longest
+        if p.suffix in PRECOMPRESSED and len(data) >= 512:
+            for ext in (".gz", ".br"):
+                jobs[(p, ext)] = packer.start(data, ext, BROTLI_QUALITY.get(p.name, 11))
+    for p, data in contents:
         raw_total += len(data)
-        worth = p.suffix in PRECOMPRESSED and len(data) >= 512
-        quality = BROTLI_QUALITY.get(p.name, 11)
         for ext in (".gz", ".br"):
-            packed = _precompress(data, ext, quality) if worth else b""
+            job = jobs.get((p, ext))
+            packed = job.result() if job is not None else b""
             small = bool(packed) and len(packed) < 0.9 * len(data)
             if small:
                 p.with_name(p.name + ext).write_bytes(packed)
@@ -1197,18 +1253,42 @@ def ensure_chromium() -> None:
     log(f"installed {subprocess.run([str(CHROMIUM), '--version'], capture_output=True, text=True).stdout.strip()}")
 
 
+TEST_SITE = ROOT / "build" / "test-site"
+"""The site the browser tests run against (with the tests' fixture game), built by `cmd_test`."""
+
+
 def cmd_test(args: argparse.Namespace) -> None:
     ensure_venv()
     ensure_npm()
     ensure_chromium()
+    # The browser tests' site builds beside the linters and the engine tests (its compression
+    # and Node.js steps run in other processes and threads), and every browser test worker
+    # then serves that one build.
+    failed: list[BaseException] = []
+
+    def build_for_tests() -> None:
+        try:
+            build_site(TEST_SITE, python=PY, plugins=FIXTURE)
+        except BaseException as e:  # SystemExit from a failed step, reported below
+            failed.append(e)
+
+    builder = threading.Thread(target=build_for_tests, name="test-site", daemon=True)
+    builder.start()
     run([PY, "-m", "ruff", "check", "pyengine", "tests", "web", "build.py"])
     run([PY, "-m", "mypy"])
-    pytest: list[object] = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    # pytest-xdist: one worker per core; a test file stays on one worker (its module fixtures
+    # are made once).
+    pytest: list[object] = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "auto", "--dist", "loadfile"]
     extra = list(args.pytest_args or [])
     # The engine and client tests first; the browser tests (marked `browser`) after them.
     run([*pytest, "-m", "not browser", *extra])
-    log("browser tests: the built site in headless Chromium")
-    run([*pytest, "-m", "browser", *extra], ok=(0, 5))
+    builder.join()
+    if failed:
+        log(f"building the site for the browser tests failed: {failed[0]!r}")
+        sys.exit(1)
+    log(f"browser tests: the site built in {TEST_SITE.relative_to(ROOT)}, in headless Chromium")
+    env = dict(os.environ, SLOT_STUDIO_SITE=str(TEST_SITE))
+    run([*pytest, "-m", "browser", *extra], env=env, ok=(0, 5))
     log("all tests passed")
 
 
@@ -1289,7 +1369,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_clean(_args: argparse.Namespace) -> None:
-    for p in (VENV, SITE, SITE.with_name("site.partial"), CACHE, ROOT / "dist", ROOT / "node_modules"):
+    for p in (VENV, SITE, SITE.with_name("site.partial"), CACHE, TEST_SITE, ROOT / "dist", ROOT / "node_modules"):
         if p.exists():
             log(f"removing {p}")
             shutil.rmtree(p)

@@ -140,7 +140,7 @@ SHOWN = ":not([hidden])"
 def open_game(v: Visit, seed: int, *, turbo: bool = True, extra: str = "") -> Page:
     page = v.goto(f"{PLAY}&seed={seed}{extra}")
     h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     if turbo:
         set_turbo(page)
     return page
@@ -148,7 +148,7 @@ def open_game(v: Visit, seed: int, *, turbo: bool = True, extra: str = "") -> Pa
 
 def set_turbo(page: Page) -> None:
     page.click("[data-action=turbo]")
-    page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=5_000)
+    page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=60_000)
 
 
 def round_ends(page: Page) -> int:
@@ -210,7 +210,7 @@ def live(page: Page) -> str:
     return str(page.text_content("#live") or "").strip()
 
 
-def wait_meter(page: Page, name: str, value: str, timeout: float = 15_000) -> None:
+def wait_meter(page: Page, name: str, value: str, timeout: float = 60_000) -> None:
     page.wait_for_function(
         "([n, v]) => document.getElementById('meter-' + n).textContent.trim() === v",
         arg=[name, value],
@@ -307,7 +307,7 @@ def test_seeded_free_spins_play_to_the_end(clean_visit: Visit) -> None:
     clean_visit.shot("client-free-spins-intro")
     assert events(page, "featureStart")[0]["spins"] == awarded.count
     page.click(START)
-    page.wait_for_selector(START, state="hidden", timeout=10_000)
+    page.wait_for_selector(START, state="hidden", timeout=60_000)
     # Mid-feature: a few free spins played (the saved round holds START and the spins).
     page.wait_for_function(
         "([k, n]) => { const r = JSON.parse(localStorage.getItem(k)).state.round;"
@@ -420,7 +420,7 @@ def test_autoplay_stops_on_each_condition(clean_visit: Visit, case: str) -> None
         page.keyboard.press("KeyA")
     else:
         page.click("[data-action=autoplay]")
-    page.wait_for_selector("#dlg-autoplay[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-autoplay[open]", timeout=60_000)
     page.select_option("#ap-rounds", form["rounds"])
     page.fill("#ap-loss", form.get("loss", ""))
     h.more_autoplay_settings(page)
@@ -429,8 +429,8 @@ def test_autoplay_stops_on_each_condition(clean_visit: Visit, case: str) -> None
     if case == "rounds":
         clean_visit.shot("client-autoplay-dialog")
     page.click("#ap-start")
-    page.wait_for_selector("#dlg-autoplay", state="hidden", timeout=5_000)
-    page.wait_for_selector("[data-action=autoplay][aria-pressed=true]", timeout=5_000)
+    page.wait_for_selector("#dlg-autoplay", state="hidden", timeout=60_000)
+    page.wait_for_selector("[data-action=autoplay][aria-pressed=true]", timeout=60_000)
     page.wait_for_function(
         "t => [document.getElementById('live'), document.querySelector('#notice .notice-text')]"
         ".some(el => el && el.textContent.includes(t))",
@@ -438,7 +438,7 @@ def test_autoplay_stops_on_each_condition(clean_visit: Visit, case: str) -> None
         timeout=ROUND_MS * 2,
         polling=50,
     )
-    page.wait_for_selector("[data-action=autoplay][aria-pressed=false]", timeout=5_000)
+    page.wait_for_selector("[data-action=autoplay][aria-pressed=false]", timeout=60_000)
     if case == "feature":
         # Stopped at the feature: the round waits on the player's START.
         page.wait_for_selector(f"{START}{SHOWN}", timeout=ROUND_MS)
@@ -476,7 +476,7 @@ def test_reload_mid_free_spins_resumes_the_feature(clean_visit: Visit) -> None:
     played = saved_choices(page, seed)
     page.reload()
     h.wait_started(page)
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     assert h.state(page) == "feature"
     assert page.locator(START).is_hidden()
     # Turbo was saved with the settings: it is still on after the reload.
@@ -511,11 +511,11 @@ def test_reload_mid_gamble_brings_the_gamble_back(clean_visit: Visit) -> None:
     page.wait_for_function(
         "k => JSON.parse(localStorage.getItem(k)).state.round.choices.length === 2",
         arg=KEY.format(seed=seed),
-        timeout=10_000,
+        timeout=60_000,
     )
     page.reload()
     h.wait_started(page)
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     page.wait_for_selector(f"[data-action=red]{SHOWN}", timeout=ROUND_MS)
     assert page.locator("[data-action=black]").is_visible()
     assert page.locator(COLLECT).is_visible()
@@ -536,7 +536,7 @@ def test_keyboard_only(clean_visit: Visit) -> None:
     s = Session(GAME, seed=seed)
     page = clean_visit.goto(f"{PLAY}&seed={seed}")
     h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     kb = page.keyboard
     # Lines with the arrows (the bet follows), back to the default before spinning.
     lines = s.bet.lines
@@ -548,11 +548,11 @@ def test_keyboard_only(clean_visit: Visit) -> None:
     assert meter(page, "bet") == fmt(s.bet.total)
     # The paytable opens with P and closes with Escape.
     kb.press("KeyP")
-    page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable[open]", timeout=60_000)
     assert page.locator("#dlg-paytable .dlg-body").inner_text().strip() != ""
     clean_visit.shot("client-paytable")
     kb.press("Escape")
-    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=60_000)
     # Space spins; the first round wins.
     s.spin()
     win = s.round_win
@@ -617,7 +617,7 @@ def test_phone_viewport_canvas_and_spin_do_not_overlap(browser: Browser, server:
     try:
         page = v.goto(f"{PLAY}&seed=7")
         h.wait_state(page, "ready")
-        page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+        page.wait_for_selector("#loading", state="hidden", timeout=60_000)
         reels = page.locator("#reels")
         spin = page.locator("[data-action=spin]")
         assert reels.is_visible()
@@ -655,7 +655,7 @@ def test_debug_overlay_and_slot_stats(clean_visit: Visit) -> None:
         finish_round(page, n, page.click)
     page.wait_for_function(
         "() => window.slotStats && window.slotStats.fps > 0 && typeof window.slotStats.frameMsP95 === 'number'",
-        timeout=10_000,
+        timeout=60_000,
         polling=50,
     )
     stats: dict[str, Any] = page.evaluate("() => JSON.parse(JSON.stringify(window.slotStats))")

@@ -173,7 +173,7 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     # The first frame waited only for the pictures it draws (the reel symbols, background,
     # frame and logo); the alter egos and the pets came once the game was ready.
     symbols = len(get_game(GAME).describe()["symbols"])
-    page.wait_for_function("() => window.slotStudio.pictures.done", timeout=10_000)
+    page.wait_for_function("() => window.slotStudio.pictures.done", timeout=60_000)
     pictures = page.evaluate("() => window.slotStudio.pictures")
     assert pictures["first"] == symbols + 3, pictures
     assert pictures["later"] == len(SCREEN.extra_symbols), pictures
@@ -201,12 +201,12 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     # The pet screen's own PAYTABLE button leads to the Winfalls paytable.
     button: list[float] = page.evaluate("() => window.slotStats.pick.button")
     page.mouse.click(*h.box_centre(page, button))
-    page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable[open]", timeout=60_000)
     first = page.evaluate("() => document.querySelector('#dlg-paytable .dlg-body section').id")
     assert first == "winfalls-paytable"
     clean_visit.shot("fmf-winfalls-paytable")
     page.keyboard.press("Escape")
-    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=60_000)
     assert picked(page, seed) == ["start"]  # the button picked no pet
     page.mouse.click(*h.box_centre(page, boxes[0]))
     page.wait_for_function(
@@ -216,7 +216,7 @@ def test_a_line_win_then_winfalls_with_a_pet_clicked_and_a_cascade_to_x3(clean_v
     wait_feature(page, "f.multiplier >= 3")
     clean_visit.shot("fmf-winfalls-x3")
     # The cascades drew from cached sprites: the page's own work per frame stays in budget.
-    page.wait_for_function("() => window.slotStats.frameMsP95 > 0", timeout=10_000)
+    page.wait_for_function("() => window.slotStats.frameMsP95 > 0", timeout=60_000)
     assert page.evaluate("() => window.slotStats.frameMsP95") < 1000 / 60
     hurry_to_the_end(page)
     assert events(page, "featureEnd")[0]["win"] == end.win
@@ -256,7 +256,7 @@ def test_on_a_phone_reloads_mid_feature_and_mid_cascade_and_a_pet_by_keyboard(br
         v.shot("fmf-cascade-phone")
         page.reload()
         h.wait_state(page, "feature")
-        page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+        page.wait_for_selector("#loading", state="hidden", timeout=60_000)
         wait_feature(page, "f.on && f.freeSpin[0] >= 1")
         v.shot("fmf-after-reload-mid-cascade-phone")
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
@@ -280,7 +280,7 @@ def test_max_bet_disabled_when_short_and_the_bet_steps_down(clean_visit: Visit) 
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY.format(seed=seed), saved.snapshot()])
     page.reload()
     h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     assert meter(page, "balance") == "30.00"
     assert meter(page, "bet") == "25.00"
     assert page.locator("[data-action=bet_max]").is_disabled()

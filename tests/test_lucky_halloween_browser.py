@@ -223,27 +223,27 @@ def test_the_riders_spin_features_and_a_time_jackpot_drop(clean_visit: Visit) ->
     # win bound, the history with the rounds played.
     kb = page.keyboard
     kb.press("KeyP")
-    page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable[open]", timeout=60_000)
     text = page.locator("#dlg-paytable .dlg-body").inner_text()
     assert "multipliers of the total bet, not credits" in text
     assert "800×" in text
     clean_visit.shot("lh-paytable")
     kb.press("Escape")
-    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+    page.wait_for_selector("#dlg-paytable", state="hidden", timeout=60_000)
     kb.press("KeyH")
-    page.wait_for_selector("#dlg-help[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-help[open]", timeout=60_000)
     text = page.locator("#dlg-help .dlg-body").inner_text()
     assert "His chances are fixed" in text
     assert "1 in 200" in text
     assert "There is no win cap" in text
     clean_visit.shot("lh-rules")
     kb.press("Escape")
-    page.wait_for_selector("#dlg-help", state="hidden", timeout=5_000)
+    page.wait_for_selector("#dlg-help", state="hidden", timeout=60_000)
     page.click("[data-action=history]")
-    page.wait_for_selector("#dlg-history[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-history[open]", timeout=60_000)
     assert page.locator("#dlg-history .dlg-body").inner_text().strip() != ""
     kb.press("Escape")
-    page.wait_for_selector("#dlg-history", state="hidden", timeout=5_000)
+    page.wait_for_selector("#dlg-history", state="hidden", timeout=60_000)
 
     # The Mega Wild, then Random Wilds, on a second session.
     seed, wilds_round = MEGA_THEN_WILDS
@@ -300,7 +300,7 @@ def test_the_rider_drops_free_spins_a_cauldron_is_picked_and_a_reload_resumes_th
     played = len(choices(page, seed))
     page.reload()
     h.wait_started(page)
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     assert h.state(page) in ("feature", "spinning")
     # The free spins go on by themselves after the reload.
     page.wait_for_function(
@@ -353,7 +353,7 @@ def test_the_ladder_on_a_phone_through_a_shortcut_to_collect_with_a_reload(brows
         for _ in range(len(climbs) - 1):
             wait_board(page, "pumpkins")
             page.keyboard.press("Digit1")
-            page.wait_for_function("() => !window.slotStats.pick || !window.slotStats.pick.waiting", timeout=10_000)
+            page.wait_for_function("() => !window.slotStats.pick || !window.slotStats.pick.waiting", timeout=60_000)
             tap_until(page, waiting, ladder)
         wait_said(page, "the green shortcut leads on to")
         page.wait_for_timeout(300)

@@ -163,7 +163,7 @@ def test_hold_and_respin_reaches_the_ladder_and_survives_a_reload_at_start(clean
     # A reload here: the bonus waits for Start again.
     page.reload()
     h.wait_started(page)
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     page.wait_for_selector(f"{START}{SHOWN}", timeout=ROUND_MS)
     assert h.state(page) == "feature"
     assert meter(page, "balance") == fmt(before)
@@ -201,18 +201,18 @@ def test_feature_buy_on_a_phone_and_a_reload_during_the_bought_bonus(browser: An
         assert box["y"] + box["height"] <= PHONE["height"]
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         buy.tap()
-        page.wait_for_selector("#dlg-buy[open]", timeout=5_000)
+        page.wait_for_selector("#dlg-buy[open]", timeout=60_000)
         assert page.text_content("#buy-price") == fmt(price)
         assert fmt(price) in str(page.text_content("#buy-confirm"))
         v.shot("moon-buy-dialog-phone")
         # Cancel buys nothing.
         page.click("#buy-cancel")
-        page.wait_for_selector("#dlg-buy", state="hidden", timeout=5_000)
+        page.wait_for_selector("#dlg-buy", state="hidden", timeout=60_000)
         assert meter(page, "balance") == fmt(start)
         buy.tap()
-        page.wait_for_selector("#dlg-buy[open]", timeout=5_000)
+        page.wait_for_selector("#dlg-buy[open]", timeout=60_000)
         page.click("#buy-confirm")
-        page.wait_for_selector("#dlg-buy", state="hidden", timeout=5_000)
+        page.wait_for_selector("#dlg-buy", state="hidden", timeout=60_000)
         wait_events(page, "roundStart")
         assert events(page, "roundStart")[0]["stake"] == price
         wait_events(page, "featureStart")
@@ -226,12 +226,12 @@ def test_feature_buy_on_a_phone_and_a_reload_during_the_bought_bonus(browser: An
         assert meter(page, "balance") == fmt(after_first)
         # The second bought bonus: reload during its animation -> its end result.
         buy.tap()
-        page.wait_for_selector("#dlg-buy[open]", timeout=5_000)
+        page.wait_for_selector("#dlg-buy[open]", timeout=60_000)
         page.click("#buy-confirm")
         wait_events(page, "featureStart", 2)
         page.reload()
         h.wait_state(page, "ready")
-        page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+        page.wait_for_selector("#loading", state="hidden", timeout=60_000)
         end2 = next(e for e in second if isinstance(e, ev.RoundEnd))
         assert meter(page, "balance") == fmt(s.balance)
         assert meter(page, "win") == fmt(end2.win)

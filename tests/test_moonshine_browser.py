@@ -97,7 +97,7 @@ def open_game(v: Visit, seed: int) -> Page:
 def reload(page: Page) -> None:
     page.reload()
     h.wait_started(page)
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
 
 
 def wait_events(page: Page, kind: str, n: int = 1) -> None:
@@ -177,13 +177,13 @@ def test_coin_controls_a_sheriff_win_and_a_grandma_win_on_a_phone(browser: Any, 
         v.shot("moonshine-grandma-win-phone")
         # The paytable: pays in coins per coin bet, the Sheriff x the total coins bet.
         page.locator("[data-action=paytable]").tap()
-        page.wait_for_selector("#dlg-paytable[open]", timeout=5_000)
+        page.wait_for_selector("#dlg-paytable[open]", timeout=60_000)
         text = str(page.text_content("#dlg-paytable .dlg-body"))
         assert "coins per coin bet" in text
         assert "3: 3 × 50 = 150 coins (7.50)" in text  # 25 lines x 2 coins of 0.05
         v.shot("moonshine-paytable-phone")
         page.click("#dlg-paytable [data-close]")
-        page.wait_for_selector("#dlg-paytable", state="hidden", timeout=5_000)
+        page.wait_for_selector("#dlg-paytable", state="hidden", timeout=60_000)
         # The meters in money, and back after a reload the player's choice stays.
         page.locator("[data-action=units]").tap()
         h.wait_text(page, "#currency", "FUN")

@@ -43,7 +43,7 @@ def bonus_seed() -> int:
 def open_game(v: Visit, seed: int) -> Page:
     page = v.goto(f"play.html?game={GAME}&seed={seed}")
     h.wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     page.click("[data-action=turbo]")
     return page
 
@@ -100,7 +100,7 @@ def test_click_keys_reload_and_the_end_of_a_pick(clean_visit: Visit) -> None:
     assert len(hidden["boxes"]) == 12
     clean_visit.shot("pick-board")
     page.keyboard.press("Digit3")  # the digit keys: the third cell
-    page.wait_for_function("() => window.slotStats.pick && window.slotStats.pick.open.includes(2)", timeout=10_000)
+    page.wait_for_function("() => window.slotStats.pick && window.slotStats.pick.open.includes(2)", timeout=60_000)
     state = saved(page, seed)["state"]["round"]
     if state is None:
         pytest.skip("the first board cell stopped the pick")
@@ -114,12 +114,12 @@ def test_click_keys_reload_and_the_end_of_a_pick(clean_visit: Visit) -> None:
     # Arrows and Enter open the focused cell.
     focus = back["focus"]
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("f => window.slotStats.pick.focus !== f", arg=focus, timeout=5_000)
+    page.wait_for_function("f => window.slotStats.pick.focus !== f", arg=focus, timeout=60_000)
     moved = board(page)
     assert moved is not None
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "f => { const p = window.slotStats.pick; return !p || p.open.includes(f); }", arg=moved["focus"], timeout=10_000
+        "f => { const p = window.slotStats.pick; return !p || p.open.includes(f); }", arg=moved["focus"], timeout=60_000
     )
     # Play the board out; its end shows what the other cells held, then the round ends.
     page.wait_for_function("() => !window.slotStats.pick || window.slotStats.pick.waiting"
@@ -152,7 +152,7 @@ def test_a_tap_on_a_phone_picks_a_cell(browser: Any, server: Any) -> None:
 def test_autoplay_answers_the_picks(clean_visit: Visit) -> None:
     page = open_game(clean_visit, bonus_seed())
     page.keyboard.press("KeyA")
-    page.wait_for_selector("#dlg-autoplay[open]", timeout=5_000)
+    page.wait_for_selector("#dlg-autoplay[open]", timeout=60_000)
     page.select_option("#ap-rounds", "10")
     h.more_autoplay_settings(page)
     page.set_checked("#ap-feature", checked=False)

@@ -108,7 +108,7 @@ def test_game_loads_and_plays_rounds(visit: Visit) -> None:
     h.wait_state(page, "ready")
     assert page.locator("#title").inner_text() == "Book of Spells"
     assert page.evaluate("() => document.body.classList.contains('ready')")
-    page.wait_for_selector("#loading", state="hidden", timeout=5_000)  # it fades out
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)  # it fades out
     ready = events(page, "ready")
     assert len(ready) == 1
     assert ready[0]["game"] == GAME
@@ -214,7 +214,7 @@ def test_reload_in_the_middle_of_a_gamble_restores_it(visit: Visit) -> None:
     visit.shot("game-gamble")
     page.reload()
     h.wait_started(page)  # the gamble resumes at once (data-state may read "feature")
-    page.wait_for_selector("#loading", state="hidden", timeout=5_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     page.wait_for_selector("[data-action=red]:not([hidden])", timeout=30_000)
     assert page.locator("[data-action=black]").is_visible()
     assert meter(page, "win") == win
@@ -223,7 +223,7 @@ def test_reload_in_the_middle_of_a_gamble_restores_it(visit: Visit) -> None:
     page.wait_for_function("() => window.__events.some(e => e.type === 'roundEnd')", timeout=30_000)
     h.wait_state(page, "ready", 30_000)
     page.wait_for_function(
-        "b => document.getElementById('meter-balance').textContent.trim() !== b", arg=balance, timeout=10_000
+        "b => document.getElementById('meter-balance').textContent.trim() !== b", arg=balance, timeout=60_000
     )
     before = float(balance.replace(",", ""))
     assert float(meter(page, "balance").replace(",", "")) == pytest.approx(before + 10.0)
@@ -285,7 +285,7 @@ def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
     play_round(b)
     play_round(b)
     a.wait_for_function(
-        "() => document.querySelector('#notice .notice-text').textContent.includes('another tab')", timeout=10_000
+        "() => document.querySelector('#notice .notice-text').textContent.includes('another tab')", timeout=60_000
     )
     assert a.locator("[data-action=spin]").is_disabled()
     balance_b = meter(b, "balance")
@@ -426,7 +426,7 @@ def test_an_embedding_page_receives_messages(visit: Visit, server: Any, tmp_path
         assert {"win", "balance"} <= set(by_type["roundEnd"])
         # Exit (Q) in an embedded game tells the embedding page, which decides where to go.
         frame.locator("body").press("KeyQ")
-        page.wait_for_function("() => window.messages.some(m => m.data.type === 'exit')", timeout=10_000)
+        page.wait_for_function("() => window.messages.some(m => m.data.type === 'exit')", timeout=60_000)
         exit_message = next(m["data"] for m in page.evaluate("() => window.messages") if m["data"]["type"] == "exit")
         assert exit_message["balance"] == by_type["roundEnd"]["balance"]
         assert frame.locator("[data-action=spin]").is_visible()  # the game stayed in its frame

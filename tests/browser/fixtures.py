@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from filelock import FileLock
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.browser import helpers as h
@@ -35,15 +36,24 @@ new MutationObserver(() => window.__states.push(document.documentElement.dataset
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """This checkout's site, built once into a temporary folder.
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Any:
+    """This checkout's site, built once into a temporary folder: once for the whole run, when
+    pytest-xdist runs it in several workers (the first to get here builds, the others wait).
 
-    ``SLOT_STUDIO_SITE=path`` tests a site that is already built there instead.
+    ``SLOT_STUDIO_SITE=path`` tests a site that is already built there instead
+    (``build.py test`` builds one beside the engine tests and passes it so).
     """
     prebuilt = os.environ.get("SLOT_STUDIO_SITE")
     if prebuilt:
         return SimpleNamespace(path=Path(prebuilt).resolve())
-    return h.build_site(tmp_path_factory.mktemp("site") / "site")
+    if worker_id == "master":  # not under xdist
+        return SimpleNamespace(path=h.build_site(tmp_path_factory.mktemp("site") / "site").path)
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's
+    with FileLock(str(shared / "site.lock")):
+        out = shared / "site"
+        if not (out / "play.html").exists():
+            h.build_site(out)
+    return SimpleNamespace(path=out)
 
 
 @pytest.fixture(scope="session")

@@ -172,7 +172,7 @@ def new_context(browser: Browser, origin: str, **options: Any) -> tuple[BrowserC
     return context, watch
 
 
-def wait_text(page: Page, selector: str, text: str, timeout: float = 15_000) -> None:
+def wait_text(page: Page, selector: str, text: str, timeout: float = 60_000) -> None:
     """Wait until the element at ``selector`` contains ``text``."""
     page.wait_for_function(
         "([s, t]) => (document.querySelector(s)?.textContent || '').includes(t)",
@@ -230,11 +230,11 @@ def open_game(visit: Any, game: str, seed: int, *, clock: float | None = PAGE_T0
         visit.page.clock.set_fixed_time(clock)
     page: Page = visit.goto(f"play.html?game={game}&seed={seed}")
     wait_state(page, "ready")
-    page.wait_for_selector("#loading", state="hidden", timeout=10_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     if turbo:
         if page.get_attribute("[data-action=turbo]", "aria-pressed") != "true":
             page.click("[data-action=turbo]")
-        page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=5_000)
+        page.wait_for_selector("[data-action=turbo][aria-pressed=true]", timeout=60_000)
     return page
 
 
@@ -281,4 +281,4 @@ def more_autoplay_settings(page: Page) -> None:
     """Open the autoplay dialog's "More autoplay settings" (the single-win and feature stops)."""
     if not page.evaluate("() => document.getElementById('ap-more').open"):
         page.click("#ap-more > summary")
-    page.wait_for_selector("#ap-single", state="visible", timeout=5_000)
+    page.wait_for_selector("#ap-single", state="visible", timeout=60_000)
