@@ -64,13 +64,14 @@ CRAFTED: dict[str, Callable[[int], str]] = {
 def test_restore_time_grows_linearly_up_to_the_limit(family: str) -> None:
     real = _played(GAMES[0], HISTORY_SIZE + 2).snapshot()
     per_char_real = _cost(real, runs=5) / len(real)
-    small, large = MAX_SNAPSHOT_CHARS // 8, MAX_SNAPSHOT_CHARS
+    small, large = MAX_SNAPSHOT_CHARS // 64, MAX_SNAPSHOT_CHARS
     texts = {n: CRAFTED[family](n) for n in (small, large)}
     assert all(abs(len(t) - n) <= 2 for n, t in texts.items())
     costs = {n: _cost(t, runs=5) for n, t in texts.items()}
-    # Linear: 8 times the text costs about 8 times the time (a quadratic step: 64 times; the
-    # margin is for a busy machine, where a large text also suffers more from the caches).
-    assert costs[large] / costs[small] < 8 * 3, costs
+    # Linear: 64 times the text costs about 64 times the time (a quadratic step: 4,096 times;
+    # the wide margin is for a busy machine, where a large text also suffers more from the
+    # caches and from page faults, which count as this process's time).
+    assert costs[large] / costs[small] < 64 * 8, costs
     # And no character of it costs more than a character of a real save, which is replayed.
     assert costs[large] / large < 2 * per_char_real, (costs, per_char_real)
 
