@@ -667,3 +667,27 @@ def test_debug_overlay_and_slot_stats(clean_visit: Visit) -> None:
     assert overlay.is_visible()
     assert "fps" in overlay.inner_text()
     clean_visit.shot("client-debug-overlay")
+
+
+def test_a_resting_game_sleeps_until_the_next_input(clean_visit: Visit) -> None:
+    """With nothing to show and nothing due, the page draws no frames (a phone's battery): the
+    loop looks at the game on a timer, and the next input wakes it at once."""
+    clean_visit.page.add_init_script(
+        """(() => {
+          const raf = window.requestAnimationFrame.bind(window);
+          window.__frames = 0;
+          window.requestAnimationFrame = (f) => { window.__frames += 1; return raf(f); };
+        })()"""
+    )
+    page = open_game(clean_visit, 7)
+    page.wait_for_function("() => window.slotStats.resting === true", timeout=60_000, polling=50)
+    frames0, t0 = page.evaluate("() => [window.__frames, performance.now()]")
+    page.wait_for_timeout(2000)
+    frames1, t1 = page.evaluate("() => [window.__frames, performance.now()]")
+    # At most one frame per look (REST_TICK_MS = 250 ms apart), however fast the machine; a
+    # loop that never sleeps asks for one per screen refresh (120 in those 2 s at 60 Hz).
+    assert frames1 - frames0 <= (t1 - t0) / 250 + 2, (frames1 - frames0, t1 - t0)
+    assert page.evaluate("() => window.slotStats.resting") is True
+    # A key wakes it: the round plays and is shown to its end.
+    page.keyboard.press("Space")
+    wait_end_or_decision(page, 0)

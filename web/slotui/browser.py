@@ -46,6 +46,10 @@ STUDIO: Any = None
 PERF: Any = None
 STORAGE_VERSION = "v1"
 HOLD_MS = 450
+REST_AFTER_FRAMES = 30
+"""Frames the game rests (`Controller.resting`) before the loop sleeps: half a second."""
+REST_TICK_MS = 250
+"""How often a sleeping loop still looks at the game (it wakes at once on an input)."""
 """Holding the Spin button this long starts TURBO SPIN (a shorter press is a click)."""
 
 
@@ -452,6 +456,11 @@ class App:
         overlay = document.getElementById("debug") if self.debug else None
         self.overlay = None if nil(overlay) else overlay
         self._frame = create_proxy(self.on_frame)
+        # The loop sleeps while the game rests (see `on_frame`): a timer instead of a frame.
+        self._rest_timer = 0
+        self._resting_frames = 0
+        self._asleep = False
+        self._nap = create_proxy(self._nap_over)
         self._hold_later = create_proxy(self._hold_from_button)
         self.hold_timer = 0
         self.hold_ended = False
@@ -611,7 +620,15 @@ class App:
 
     # -- input ---------------------------------------------------------------------------------
     def listen(self, target: Any, event: str, fn: Any) -> None:
-        proxy = create_proxy(fn)
+        """``fn`` on ``target``'s ``event``; the loop wakes after it (an input changes the game)."""
+
+        def handler(*args: Any) -> None:
+            try:
+                fn(*args)
+            finally:
+                self.wake()
+
+        proxy = create_proxy(handler)
         self._proxies.append(proxy)
         target.addEventListener(event, proxy)
 
@@ -670,6 +687,7 @@ class App:
     def _hold_from_button(self) -> None:
         self.controller.press("hold", PERF.now())
         self.hold_ended = self.controller.held
+        self.wake()
 
     def on_spin_up(self, _evt: Any) -> None:
         window.clearTimeout(self.hold_timer)
@@ -771,17 +789,44 @@ class App:
             # Spin pressed -> the first frame drawn with the reels in motion.
             self.stats.spinLatencyMs = round(t1 - self.press_at, 2)
             self.press_at = 0.0
-        self.frame_ms.append(spent)
-        self.frame_times.append(ts)
-        if len(self.frame_times) % 30 == 0:
-            self.publish_stats()
+        napping = self._asleep
+        self._asleep = False
+        if not napping:  # the frame rate is that of the frames the screen asked for
+            self.frame_ms.append(spent)
+            self.frame_times.append(ts)
+            if len(self.frame_times) % 30 == 0:
+                self.publish_stats()
         if self.picking or board(self.controller) is not None:
             # The board on screen, every frame while there is one (a few cells: cheap).
             found = self._pick_stats()
             self.stats.pick = found
             self.picking = found is not None
         self._feature_stats()
+        self._resting_frames = self._resting_frames + 1 if self.controller.resting else 0
+        if self._resting_frames > REST_AFTER_FRAMES:
+            # The game rests: look again a few times a second (for what no input brings: a
+            # picture loaded later, another tab's save), and at once on the next input.
+            if not napping:
+                self.publish_stats()
+                self.stats.resting = True
+            self._rest_timer = window.setTimeout(self._nap, REST_TICK_MS)
+            return
+        self.stats.resting = False
         window.requestAnimationFrame(self._frame)
+
+    def _nap_over(self) -> None:
+        self._rest_timer = 0
+        self._asleep = True
+        window.requestAnimationFrame(self._frame)
+
+    def wake(self) -> None:
+        """Back to a frame per screen refresh at once, if the loop sleeps (after an input)."""
+        self._resting_frames = 0
+        if self._rest_timer:
+            window.clearTimeout(self._rest_timer)
+            self._rest_timer = 0
+            self._asleep = True  # this frame ends the nap; the frames after it count
+            window.requestAnimationFrame(self._frame)
 
     def _feature_stats(self) -> None:
         """The feature on screen, for tests and embedding pages, when it changes: the
@@ -881,7 +926,11 @@ class App:
         STUDIO.codeCache = js_obj(codecache.STATS)
         self.listen(window, "resize", self.resize)
         self.listen(window, "storage", self.on_storage)
-        observer = window.ResizeObserver.new(create_proxy(self.resize))
+        def resized(*args: Any) -> None:
+            self.resize(*args)
+            self.wake()
+
+        observer = window.ResizeObserver.new(create_proxy(resized))
         observer.observe(self.stage)
         for el in document.querySelectorAll("[data-action]"):
             self.listen(el, "click", self.on_button)

@@ -214,6 +214,21 @@ class Controller:
     def presenting(self) -> bool:
         return self.beat is not None or bool(self.queue)
 
+    @property
+    def resting(self) -> bool:
+        """Nothing to present, nothing moving and nothing due at a time (no autoplay, no
+        decision, no held button): only the player's next input changes the screen, so the
+        page's loop may sleep until it comes (see `browser.App.on_frame`)."""
+        return (
+            not self.presenting
+            and self.autoplay is None
+            and not self.held
+            and self.pending_kind is None
+            and not self.view.reels.moving
+            and self.view.banner is None
+            and self.view.intro is None
+        )
+
     # -- player actions -----------------------------------------------------------
     def press(self, action: str, now: float | None = None) -> None:
         """A button, key or tap asked for ``action``."""
