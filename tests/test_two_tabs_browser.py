@@ -4,8 +4,8 @@ Only the tab that holds the game's save plays it (`slotStudio.claim`: one Web Lo
 claimed before the save is read). The other shows the game, plays nothing, saves nothing and
 says why, with a "Play here instead" button that takes the game over (the tab that held it
 stops at once and says so). For every registered game, two tabs press Spin in the same
-millisecond twenty times, the game changing hands after ten: every round a tab
-showed is in the save, and the tab that did not play says why it stopped.
+millisecond twelve times, the game changing hands after six: every round a tab
+showed is in the save (whose history, of the last ten, has dropped the first two), and the tab that did not play says why it stopped.
 
 What is asserted is causal (which tab started which round, what the save holds), never how
 long anything took.
@@ -20,14 +20,14 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from pyengine.games import GAME_IDS
-from pyengine.session import Session
+from pyengine.session import HISTORY_SIZE, Session
 from tests.browser import helpers as h
 from tests.browser.fixtures import DESKTOP
 
 pytestmark = pytest.mark.browser
 
-ROUNDS = 20
-HAND_OVER_EVERY = 10
+ROUNDS = 12
+HAND_OVER_EVERY = 6
 TAKE_OVER = ".notice-action:not([hidden])"
 PREFS_KEY = "slotstudio:v1:settings"
 PREFS = json.dumps({"turbo": True, "reduced": True})
@@ -137,7 +137,7 @@ def test_two_tabs_pressing_spin_together_never_lose_a_round(browser: Browser, se
             assert_stopped(waiting)
         saved = json.loads(tabs[holder].evaluate("k => localStorage.getItem(k)", key))["state"]
         assert saved["rounds_played"] == shown == ROUNDS
-        assert [r["index"] for r in saved["history"]] == list(range(ROUNDS - 10, ROUNDS))
+        assert [r["index"] for r in saved["history"]] == list(range(ROUNDS - HISTORY_SIZE, ROUNDS))
         assert saved["round"] is None
         assert watch.page_errors == []
     finally:

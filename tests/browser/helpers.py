@@ -80,12 +80,21 @@ def serve(site: Path, *, base: str = "/") -> Any:
     return server
 
 
-def launch(playwright: Playwright) -> Browser:
+TEST_ARGS = ["--js-flags=--liftoff-only"]
+"""What the tests' browser adds to `CHROMIUM_ARGS`: V8 keeps WebAssembly at its baseline
+compiler. Its optimising tier recompiles Pyodide's hot functions in the background of every
+fresh context, about 1.5 s of processor time per page load that no test can see (the code
+does the same, only faster later); the suite's pages are short-lived. `build.py bench`
+measures with the browser as it ships (`launch(..., tests=False)`)."""
+
+
+def launch(playwright: Playwright, *, tests: bool = True) -> Browser:
     if not CHROMIUM.exists():
         raise RuntimeError(
             f"{CHROMIUM} is missing: `python3 build.py test` installs it (apt-get install chromium)"
         )
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    args = CHROMIUM_ARGS + (TEST_ARGS if tests else [])
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
 
 
 @dataclass

@@ -236,7 +236,7 @@ def main() -> None:
     server = h.serve(args.site.resolve())
     url = f"{server.url}play.html?game={args.game}&seed=1"
     with sync_playwright() as pw:
-        browser = h.launch(pw)
+        browser = h.launch(pw, tests=False)
         if args.profile in ("desktop", "both"):
             desktop(browser, server, url, args.runs)
         if args.profile in ("phone", "both"):
