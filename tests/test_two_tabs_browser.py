@@ -4,8 +4,9 @@ Only the tab that holds the game's save plays it (`slotStudio.claim`: one Web Lo
 claimed before the save is read). The other shows the game, plays nothing, saves nothing and
 says why, with a "Play here instead" button that takes the game over (the tab that held it
 stops at once and says so). For every registered game, two tabs press Spin in the same
-millisecond twelve times, the game changing hands after six: every round a tab
-showed is in the save (whose history, of the last ten, has dropped the first two), and the tab that did not play says why it stopped.
+millisecond twelve times, the game changing hands after six: every round a tab showed is
+in the save (whose history, of the last ten, has dropped the first two), and the tab that
+did not play says why it stopped.
 
 What is asserted is causal (which tab started which round, what the save holds), never how
 long anything took.
