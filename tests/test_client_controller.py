@@ -186,6 +186,45 @@ def test_quick_stop_hurries_the_win_presentation() -> None:
     assert r.host.controls.win == fmt(r.session.round_win)
 
 
+def test_each_line_win_is_written_at_the_end_of_its_line_and_the_total_under_the_reels() -> None:
+    """Each winning line's amount on its last winning symbol; the ticker under the reels names
+    the line and gives the total won so far, as a message."""
+    r = make_rig(WIN_SEED)
+    shown: list[tuple[str, str, int, tuple[int, ...] | None]] = []
+
+    def watch(c: Controller) -> bool:
+        v = c.view
+        seen = (v.line_label, v.line_amount, v.line_count, v.line_rows)
+        if v.line_amount and (not shown or shown[-1] != seen):
+            shown.append(seen)
+        return idle(c) and bool(shown)
+
+    r.press("spin")
+    r.until(watch)
+    log = round_log(r.session)
+    lines = [e for e in log if isinstance(e, ev.LineWin)]
+    assert lines, "the seed wins on a line"
+    paylines = r.controller.desc["paylines"]
+    # The seed's round is one spin: its wins are shown together, after the count-up.
+    assert sum(1 for e in log if isinstance(e, ev.Spin)) == 1
+    total = sum(int(getattr(e, "win", 0)) for e in log if e.category == "win")
+    for w in lines:
+        want = (f"LINE {w.line} · TOTAL WIN {fmt(total)}", fmt(w.win), w.count, tuple(paylines[w.line - 1]))
+        assert want in shown, (want, shown)
+    # Drawn: the amount's text lies on the line's last winning symbol.
+    w = lines[-1]
+    r.controller.view.line_rows = tuple(paylines[w.line - 1])
+    r.controller.view.line_count = w.count
+    r.controller.view.line_amount = fmt(w.win)
+    r.controller.view.highlights = [(0, 0)]
+    r.canvas.take()
+    draw(r.canvas, r.layout, r.controller.view, r.now)
+    x, y, cw, ch = r.layout.cell_rect(w.count - 1, paylines[w.line - 1][w.count - 1])
+    texts = [c for c in r.canvas.take() if c[0] == "text" and c[1] == fmt(w.win)]
+    assert texts, "the amount is drawn"
+    assert all(x <= float(str(t[2])) <= x + cw and y <= float(str(t[3])) <= y + ch for t in texts), texts
+
+
 # -- bets ---------------------------------------------------------------------------------------
 def test_bet_buttons_work_when_idle() -> None:
     r = make_rig(LOSS_SEED)

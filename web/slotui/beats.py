@@ -160,13 +160,16 @@ def show_line(c: Stage, w: ev.Event | None) -> None:
     v = c.view
     v.line_rows = None
     v.line_label = ""
+    v.line_amount = ""
     if w is None:
         return
     if isinstance(w, ev.LineWin):
+        # The line's own win at the end of the line, the total so far under the reels.
         v.line_rows = tuple(c.desc["paylines"][w.line - 1])
         v.line_count = w.count
         v.highlights = _positions(w)
-        v.line_label = f"LINE {w.line}: {c.amount(w.win)}"
+        v.line_amount = c.amount(w.win)
+        v.line_label = f"LINE {w.line} · TOTAL WIN {c.amount(c.win_shown)}"
     elif isinstance(w, ev.ScatterWin):
         v.highlights = _positions(w)
         v.line_label = f"{w.count} SCATTERS: {c.amount(w.win)}"

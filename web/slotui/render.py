@@ -117,6 +117,20 @@ def _highlights(canvas: Canvas, L: Layout, view: View) -> None:
     for reel, row in view.highlights:
         x, y, w, h = L.cell_rect(reel, row)
         canvas.stroke_rect(x + 3, y + 3, w - 6, h - 6, GOLD, max(3.0, c * 0.03))
+    if view.line_rows is not None and view.line_amount and 0 < view.line_count <= len(view.line_rows):
+        _line_amount(canvas, L, view.line_count - 1, view.line_rows[view.line_count - 1], view.line_amount)
+
+
+def _line_amount(canvas: Canvas, L: Layout, reel: int, row: int, text: str) -> None:
+    """A line's win on a plate over the lower part of the line's last winning symbol."""
+    x, y, w, h = L.cell_rect(reel, row)
+    ph = h * 0.26
+    py = y + h - ph - h * 0.06
+    canvas.fill_rect(x + w * 0.04, py, w * 0.92, ph, "rgba(10,4,26,0.86)")
+    canvas.stroke_rect(x + w * 0.04, py, w * 0.92, ph, GOLD, max(1.5, L.cell * 0.012))
+    # The amount fits the plate: smaller type for longer amounts ("1,234 COINS").
+    size = min(ph * 0.62, w * 0.92 * 1.5 / max(len(text), 1))
+    canvas.text(text, x + w / 2, py + ph * 0.5 + size * 0.36, size, GOLD)
 
 
 def _banner(canvas: Canvas, L: Layout, view: View, now: float) -> None:

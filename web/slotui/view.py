@@ -42,6 +42,9 @@ class View:
     line_rows: tuple[int, ...] | None = None
     line_count: int = 0
     line_label: str = ""
+    """The message under the reels (the ticker) while wins are shown."""
+    line_amount: str = ""
+    """The win of the line shown, written at the end of the line (on its last symbol)."""
     line_color: str = "#ffd24a"
     banner: Banner | None = None
     status: str = ""
