@@ -325,6 +325,23 @@ def test_the_intro_draws_while_choosing_and_waiting() -> None:
     assert "OWL" in bare.texts()  # without sprites a symbol is drawn as its id
 
 
+def test_the_ticker_sits_under_the_frame_where_there_is_room() -> None:
+    """On a phone held upright the message under the reels goes in the space under the frame
+    (not over its edge); where there is no such space it stays on the frame's lower edge."""
+    for w, h, under in ((1170, 2532, True), (780, 1300, True), (1000, 700, False), (1280, 560, False)):
+        L = compute_layout(w, h)
+        bottom = L.frame[1] + L.frame[3]
+        top_of_text = L.ticker_y - L.ticker_size  # the type's ascent, at most its size
+        if under:
+            assert bottom <= top_of_text, (w, h)
+            assert L.ticker_y + L.ticker_size * 0.3 <= h, (w, h)
+        else:
+            assert L.ticker_y < bottom, (w, h)
+        canvas = draw_view(view_with(line_label="LINE 1 · TOTAL WIN 0.50"))
+        texts = [c for c in canvas.calls if c[0] == "text" and c[1] == "LINE 1 · TOTAL WIN 0.50"]
+        assert len(texts) == 1
+
+
 def test_feature_screen_draws_symbol_status_expansion_and_banner() -> None:
     v = view_with(
         overlays=[ExpandingSymbol("WITCH")],

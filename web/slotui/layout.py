@@ -34,6 +34,22 @@ class Layout:
     def reels_h(self) -> float:
         return self.cell * self.rows
 
+    @property
+    def ticker_size(self) -> float:
+        """The type size of the message under the reels."""
+        return self.cell * 0.17
+
+    @property
+    def ticker_y(self) -> float:
+        """The baseline of the message under the reels: in the space under the frame where it
+        fits there (a phone held upright), else on the frame's lower edge."""
+        bottom = self.frame[1] + self.frame[3]
+        room = self.height - bottom
+        size = self.ticker_size
+        if room >= size * 2.2:
+            return bottom + min(room / 2, self.cell * 0.5) + size * 0.36
+        return self.reels_y + self.reels_h + self.cell * 0.16
+
     def cell_rect(self, reel: int, row: float) -> tuple[float, float, float, float]:
         return (self.reels_x + reel * self.cell, self.reels_y + row * self.cell, self.cell, self.cell)
 

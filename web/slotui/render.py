@@ -48,7 +48,7 @@ def draw(canvas: Canvas, layout: Layout, view: View, now: float, logo: str = LOG
     for panel in view.on_frame:
         panel.draw(canvas, L, now)
     if view.line_label:
-        canvas.text(view.line_label, L.width / 2, L.reels_y + L.reels_h + L.cell * 0.16, L.cell * 0.17, GOLD)
+        canvas.text(view.line_label, L.width / 2, L.ticker_y, L.ticker_size, GOLD)
     if view.banner is not None:
         _banner(canvas, L, view, now)
     for overlay in view.overlays:
