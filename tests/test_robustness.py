@@ -382,10 +382,10 @@ BOOK_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
 @pytest.mark.parametrize(("mutate", "message"), BOOK_EDITS)
 def test_edited_book_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
     text = resign(pending_book_save(), mutate)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # this process's time: other processes on a busy machine do not count
     with pytest.raises(SnapshotError, match=message):
         Session.restore(text, clock=clock)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 def test_history_longer_than_kept_is_refused() -> None:
@@ -449,10 +449,10 @@ MOON_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
 @pytest.mark.parametrize(("mutate", "message"), MOON_EDITS)
 def test_edited_moon_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
     text = resign(moon_save(), mutate)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # this process's time: other processes on a busy machine do not count
     with pytest.raises(SnapshotError, match=message):
         Session.restore(text, clock=clock)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 def test_deeply_nested_value_in_a_signed_save() -> None:
