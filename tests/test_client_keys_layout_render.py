@@ -337,9 +337,10 @@ def test_the_ticker_sits_under_the_frame_where_there_is_room() -> None:
             assert L.ticker_y + L.ticker_size * 0.3 <= h, (w, h)
         else:
             assert L.ticker_y < bottom, (w, h)
-        canvas = draw_view(view_with(line_label="LINE 1 · TOTAL WIN 0.50"))
-        texts = [c for c in canvas.calls if c[0] == "text" and c[1] == "LINE 1 · TOTAL WIN 0.50"]
-        assert len(texts) == 1
+        canvas = RecordingCanvas(w, h, sprites=SPRITES)
+        draw(canvas, L, view_with(line_label="LINE 1 · TOTAL WIN 0.50"), 5000.0)
+        drawn = [c for c in canvas.calls if c[0] == "text" and c[1] == "LINE 1 · TOTAL WIN 0.50"]
+        assert [(c[3], c[4]) for c in drawn] == [(L.ticker_y, L.ticker_size)], (w, h, drawn)
 
 
 def test_feature_screen_draws_symbol_status_expansion_and_banner() -> None:

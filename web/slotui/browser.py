@@ -46,11 +46,11 @@ STUDIO: Any = None
 PERF: Any = None
 STORAGE_VERSION = "v1"
 HOLD_MS = 450
+"""Holding the Spin button this long starts TURBO SPIN (a shorter press is a click)."""
 REST_AFTER_FRAMES = 30
 """Frames the game rests (`Controller.resting`) before the loop sleeps: half a second."""
 REST_TICK_MS = 250
 """How often a sleeping loop still looks at the game (it wakes at once on an input)."""
-"""Holding the Spin button this long starts TURBO SPIN (a shorter press is a click)."""
 
 
 def _bind_page() -> None:
@@ -811,7 +811,8 @@ class App:
                 self.stats.resting = True
             self._rest_timer = window.setTimeout(self._nap, REST_TICK_MS)
             return
-        self.stats.resting = False
+        if self._resting_frames == 0:  # not every frame: a call into JavaScript costs
+            self.stats.resting = False
         window.requestAnimationFrame(self._frame)
 
     def _nap_over(self) -> None:
