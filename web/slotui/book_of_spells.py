@@ -17,7 +17,7 @@ from .expanding import ExpandedReels, ExpandingSymbol, wins_beat
 from .freespins import FreeSpins, begin
 from .gamble import CARD_BACK
 from .intro import ask_start
-from .layout import BACKGROUND, FRAME, LOGO, Layout
+from .layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
 from .overlay import IntroCard
 from .render import GOLD, INK, draw_symbol
 from .stage import Stage
@@ -32,6 +32,8 @@ BOOK = "BOOK"
 class BookIntro(IntroCard):
     """The free-spins intro: the Book flips through symbols and lands on the chosen one."""
 
+    writes_band = True
+
     spins: int
     symbol: str | None
     candidates: tuple[str, ...]
@@ -45,7 +47,9 @@ class BookIntro(IntroCard):
         size = min(L.reels_h * 0.95, L.width * 0.5)
         x = (L.width - size) / 2
         y = L.reels_y + (L.reels_h - size) / 2
-        canvas.text(f"{self.spins} FREE SPINS", L.width / 2, L.top_h * 0.75, L.top_h * 0.42, GOLD)
+        title = f"{self.spins} FREE SPINS"
+        title_size = fit_size(title, L.top_h * 0.42, L.width * 0.92)
+        canvas.text(title, L.width / 2, L.top_h * 0.5 + title_size * 0.36, title_size, GOLD, max_width=L.width * 0.92)
         if canvas.has_sprite(BOOK):
             canvas.sprite(BOOK, x, y, size, size)
         # The pages turn fast, then slower, and stop on the chosen symbol.

@@ -33,7 +33,7 @@ from slotui import codecache, pages
 from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.keys import action_for_key
-from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
+from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout, text_width
 from slotui.pick import board
 from slotui.render import draw
 
@@ -172,7 +172,9 @@ class JsCanvas:
         ctx.stroke()
         ctx.shadowColor = "rgba(0,0,0,0.8)"
 
-    def text(self, s: str, x: float, y: float, size: float, color: str, align: str = "center") -> None:
+    def text(
+        self, s: str, x: float, y: float, size: float, color: str, align: str = "center", max_width: float | None = None
+    ) -> None:
         ctx = self.ctx
         font = f"700 {max(size, 8):.0f}px Georgia, 'Times New Roman', serif"
         if font != self._font:
@@ -183,7 +185,10 @@ class JsCanvas:
             self._align = align
         self._set_blur(round(size * 0.2))
         self._set_fill(color)
-        ctx.fillText(s, x, y)
+        if max_width is None:
+            ctx.fillText(s, x, y)
+        else:
+            ctx.fillText(s, x, y, max(max_width, 1.0))
 
     def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
         ctx = self.ctx
@@ -198,6 +203,62 @@ class JsCanvas:
     def pop(self) -> None:
         self.ctx.restore()
         self.reset_state()
+
+
+class CheckedCanvas(JsCanvas):
+    """A `JsCanvas` that also keeps each frame's calls, each text with the box the browser
+    measured for it (``debug=1``): `check` finds what `slotui.textboxes` calls wrong."""
+
+    def __init__(self, el: Any) -> None:
+        super().__init__(el)
+        self.calls: list[tuple[object, ...]] = []
+        self.widest = 0.0
+        """The largest ratio of a text's drawn width to `layout.text_width`'s (at most 1 when
+        the layouts' reckoning holds for this browser's font)."""
+
+    def clear(self, color: str) -> None:
+        self.calls.append(("clear", color))
+        super().clear(color)
+
+    def fill_rect(self, x: float, y: float, w: float, h: float, color: str) -> None:
+        self.calls.append(("fill_rect", x, y, w, h, color))
+        super().fill_rect(x, y, w, h, color)
+
+    def sprite(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        self.calls.append(("sprite", key, x, y, w, h))
+        super().sprite(key, x, y, w, h)
+
+    def text(
+        self, s: str, x: float, y: float, size: float, color: str, align: str = "center", max_width: float | None = None
+    ) -> None:
+        super().text(s, x, y, size, color, align, max_width)
+        m = self.ctx.measureText(s)
+        w = float(m.width)
+        if len(s) >= 4:  # how the font drawn compares with the width layouts reckon with
+            self.widest = max(self.widest, w / max(text_width(s, float(round(max(size, 8)))), 1e-9))
+        squeeze = 1.0 if max_width is None or w <= max_width else max(max_width, 1.0) / w
+        left, right = float(m.actualBoundingBoxLeft) * squeeze, float(m.actualBoundingBoxRight) * squeeze
+        box = (x - left, y - float(m.actualBoundingBoxAscent), x + right, y + float(m.actualBoundingBoxDescent))
+        self.calls.append(("text", s, x, y, size, color, align, max_width, box))
+
+    def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
+        self.calls.append(("push", alpha, clip))
+        super().push(alpha, clip)
+
+    def pop(self) -> None:
+        self.calls.append(("pop",))
+        super().pop()
+
+    def check(self, view: Any, layout: Layout) -> tuple[list[Any], list[str]]:
+        """The last frame's texts (`textboxes.TextBox`) and what is wrong with them (``view``
+        names the pictures words must leave clear); forget the frame. (The module is imported
+        only on a page with ``debug=1``.)"""
+        from slotui import textboxes
+
+        calls, self.calls = self.calls, []
+        texts, pictures = textboxes.frame_boxes(calls, self.width, self.height, keep_clear=textboxes.kept_clear(view))
+        window = textboxes.window(layout)
+        return texts, textboxes.problems(texts, pictures, self.width, self.height, scrolling=window)
 
 
 def prerastered(img: Any, w: int, h: int, *, cover: bool) -> Any:
@@ -440,7 +501,10 @@ class App:
         if not held:
             self.stop(BUSY_TEXT)
         self.stage = document.getElementById("stage")
-        self.canvas = JsCanvas(document.getElementById("reels"))
+        reels = document.getElementById("reels")
+        self.canvas = CheckedCanvas(reels) if self.debug else JsCanvas(reels)
+        self.text_problems: dict[str, None] = {}
+        self.text_frames = 0
         self.canvas.ctx.shadowColor = "rgba(0,0,0,0.8)"
         self.layout: Layout = compute_layout(max(self.canvas.width, 1), max(self.canvas.height, 1))
         self.images: dict[str, Any] = {}
@@ -779,7 +843,7 @@ class App:
         t0 = PERF.now()
         try:
             if self.controller.tick(ts):
-                draw(self.canvas, self.layout, self.controller.view, ts)
+                self.draw(ts)
         except Exception as exc:
             self.fail(exc)
             return
@@ -814,6 +878,27 @@ class App:
         if self._resting_frames == 0:  # not every frame: a call into JavaScript costs
             self.stats.resting = False
         window.requestAnimationFrame(self._frame)
+
+    def draw(self, ts: float) -> None:
+        """Draw a frame; with ``debug=1`` also read its words (`slotui.textboxes`): the frame's
+        texts and boxes as ``slotStats.texts``, and every problem seen since the page opened
+        as ``slotStats.textProblems`` (each with the canvas size it was seen at)."""
+        draw(self.canvas, self.layout, self.controller.view, ts)
+        if not isinstance(self.canvas, CheckedCanvas):
+            return
+        texts, problems = self.canvas.check(self.controller.view, self.layout)
+        size = f"{self.canvas.width}x{self.canvas.height}"
+        fresh = [f"{size} {self.controller.context()}: {p}" for p in problems]
+        for p in fresh:
+            self.text_problems[p] = None
+        self.stats.texts = to_js([[t.text, list(t.box)] for t in texts])
+        self.text_frames += 1
+        self.stats.textFrames = self.text_frames
+        self.stats.textSize = size
+        self.stats.textWidthRatio = round(self.canvas.widest, 4)
+        self.stats.context = self.controller.context()
+        if fresh or self.text_frames == 1:
+            self.stats.textProblems = to_js(list(self.text_problems)[:200])
 
     def _nap_over(self) -> None:
         self._rest_timer = 0
@@ -967,7 +1052,7 @@ class App:
         self.controller.resume()
         self.controller.tick(PERF.now())
         mark("py:resumed")
-        draw(self.canvas, self.layout, self.controller.view, PERF.now())
+        self.draw(PERF.now())
         mark("py:drawn")
         document.body.classList.add("ready")
         self.ready_ms = float(PERF.now())

@@ -33,7 +33,11 @@ class Canvas(Protocol):
 
     def polyline(self, points: Sequence[Point], color: str, width: float) -> None: ...
 
-    def text(self, s: str, x: float, y: float, size: float, color: str, align: str = "center") -> None: ...
+    def text(
+        self, s: str, x: float, y: float, size: float, color: str, align: str = "center", max_width: float | None = None
+    ) -> None:
+        """``s`` with its baseline at ``y``, squeezed to ``max_width`` if it would be wider."""
+        ...
 
     def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None: ...
 
@@ -68,8 +72,10 @@ class RecordingCanvas:
     def polyline(self, points: Sequence[Point], color: str, width: float) -> None:
         self.calls.append(("polyline", tuple(points), color, width))
 
-    def text(self, s: str, x: float, y: float, size: float, color: str, align: str = "center") -> None:
-        self.calls.append(("text", s, x, y, size, color, align))
+    def text(
+        self, s: str, x: float, y: float, size: float, color: str, align: str = "center", max_width: float | None = None
+    ) -> None:
+        self.calls.append(("text", s, x, y, size, color, align, max_width))
 
     def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
         self._depth += 1

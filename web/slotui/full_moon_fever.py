@@ -169,6 +169,8 @@ PICK_LOOK = PickLook(
 class PetTransform:
     """The chosen pet turning into its alter ego under the full moon (in ``View.overlays``)."""
 
+    writes_band = True
+
     pet: str
     ego: str
     lines: tuple[str, str]

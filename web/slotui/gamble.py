@@ -10,13 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .canvas import Canvas
-from .layout import Layout, Picture
+from .layout import Layout, Picture, fit_size
 
 __all__ = ["CARD_BACK", "GambleOverlay", "card_size"]
 
 GOLD = "#ffd24a"
 INK = "#f5ecff"
 SUIT = {"H": ("♥", "#e0303c"), "D": ("♦", "#e0303c"), "C": ("♣", "#141018"), "S": ("♠", "#141018")}
+
+
+HISTORY_SHOWN = 5
+"""How many of the last cards drawn the gamble screen shows."""
 
 
 def card_size(L: Layout) -> tuple[float, float]:
@@ -32,6 +36,8 @@ CARD_BACK = Picture("card_back", card_size)
 class GambleOverlay:
     """The gamble screen: the card, the stakes and the card history."""
 
+    writes_band = True
+
     win: str
     potential: str
     card: str | None = None  # e.g. "QH" while shown face up
@@ -45,8 +51,11 @@ class GambleOverlay:
         cw, ch = card_size(L)
         x = (L.width - cw) / 2
         y = L.reels_y + (L.reels_h - ch) / 2
-        canvas.text(f"GAMBLE WIN {self.win}", L.width / 2, L.top_h * 0.55, L.top_h * 0.3, INK)
-        canvas.text(f"GAMBLE TO WIN {self.potential}", L.width / 2, L.top_h * 0.92, L.top_h * 0.24, GOLD)
+        room = L.width * 0.92
+        win, potential = f"GAMBLE WIN {self.win}", f"GAMBLE TO WIN {self.potential}"
+        canvas.text(win, L.width / 2, L.top_h * 0.55, fit_size(win, L.top_h * 0.3, room), INK, max_width=room)
+        canvas.text(potential, L.width / 2, L.top_h * 0.92, fit_size(potential, L.top_h * 0.24, room), GOLD,
+                    max_width=room)
         if self.card is None:
             if canvas.has_sprite(CARD_BACK.name):
                 canvas.sprite(CARD_BACK.name, x, y, cw, ch)
@@ -60,9 +69,14 @@ class GambleOverlay:
             canvas.text(rank, x + cw * 0.2, y + ch * 0.16, ch * 0.12, color)
             canvas.text(mark, x + cw / 2, y + ch * 0.62, ch * 0.42, color)
             canvas.text(self.result, L.width / 2, y + ch + L.cell * 0.3, L.cell * 0.3, GOLD)
-        hx = L.reels_x + L.reels_w - L.cell * 0.45 * 6
-        for i, card in enumerate(self.history):
+        # The last cards drawn, small, in the window's lower right corner (clear of the card
+        # and inside the canvas at every size).
+        step = L.cell * 0.3
+        shown = self.history[:HISTORY_SHOWN]  # the newest first
+        hx = L.reels_x + L.reels_w - step * HISTORY_SHOWN - L.cell * 0.05
+        hy = L.reels_y + L.reels_h - L.cell * 0.44
+        for i, card in enumerate(shown):
             mark, color = SUIT[card[-1]]
-            cx = hx + i * L.cell * 0.45
-            canvas.fill_rect(cx, L.reels_y + L.reels_h + 4, L.cell * 0.4, L.cell * 0.5, "#fbf6ea")
-            canvas.text(mark, cx + L.cell * 0.2, L.reels_y + L.reels_h + L.cell * 0.38, L.cell * 0.28, color)
+            cx = hx + i * step
+            canvas.fill_rect(cx, hy, step * 0.88, L.cell * 0.38, "#fbf6ea")
+            canvas.text(mark, cx + step * 0.44, hy + L.cell * 0.28, L.cell * 0.22, color)

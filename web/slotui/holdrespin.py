@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from .canvas import Canvas
-from .layout import Layout
+from .layout import Layout, fit_size, text_width
 from .reels import ReelBank
 from .timing import clamp01, ease_out_cubic
 
@@ -264,10 +264,14 @@ def draw_counter(canvas: Canvas, L: Layout, counter: RespinCounter, now: float) 
         canvas.fill_rect(x, y, w, h, f"rgba(255,210,74,{0.35 * flash:.2f})")
     canvas.stroke_rect(x, y, w, h, GOLD, max(2.0, h * 0.03))
     if compact:
+        # The word on the left, the dots on the right, each in its own part of the panel.
         size = min(h * 0.6, w * 0.1)
-        canvas.text("RESPINS", x + w * 0.05, y + h * 0.68, size, MUTED, "left")
         dots_y, dot, label_y = y + h * 0.7, size * 1.1, None
-        dots_x = x + w * 0.68
+        dots_w = dot * 1.35 * counter.total
+        dots_x = x + w * 0.96 - dots_w / 2
+        room = dots_x - dots_w / 2 - (x + w * 0.05) - w * 0.03
+        canvas.text("RESPINS", x + w * 0.05, y + h * 0.68, fit_size("RESPINS", size, room), MUTED, "left",
+                    max_width=room)
     else:
         canvas.text("RESPINS", x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.14), MUTED)
         dots_y, dot, label_y = y + h * 0.62, min(h * 0.3, w / (counter.total * 1.6 + 1)), y + h * 0.9
@@ -286,8 +290,11 @@ def draw_counter(canvas: Canvas, L: Layout, counter: RespinCounter, now: float) 
     text = counter.collected or "0"
     if compact:
         size = min(h * 0.6, w * 0.1)
-        canvas.text(counter.label, x + w * 0.05, y + h * 0.68, size, MUTED, "left")
-        canvas.text(text, x + w * 0.95, y + h * 0.7, min(h * 0.66, w * 0.8 / max(len(text), 1)), GOLD, "right")
+        value_size = fit_size(text, min(h * 0.66, w * 0.8 / max(len(text), 1)), w * 0.45)
+        room = w * 0.9 - min(text_width(text, value_size), w * 0.45) - w * 0.04
+        canvas.text(counter.label, x + w * 0.05, y + h * 0.68, fit_size(counter.label, size, room), MUTED, "left",
+                    max_width=room)
+        canvas.text(text, x + w * 0.95, y + h * 0.7, value_size, GOLD, "right", max_width=w * 0.45)
         return
     canvas.text(counter.label, x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.13), MUTED)
     canvas.text(text, x + w / 2, y + h * 0.6, min(h * 0.3, w * 1.55 / max(len(text), 1)), GOLD)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .canvas import Canvas
-from .layout import Layout
+from .layout import Layout, fit_size, wrap
 from .overlay import IntroCard
 from .render import GOLD, INK, draw_symbol
 
@@ -39,6 +39,8 @@ def ask_start(card: Waits, c: Stage, message: str) -> bool:
 class FeatureCard(IntroCard):
     """The title card (in ``View.overlays``)."""
 
+    writes_band = True
+
     title: str
     lines: tuple[str, ...]
     symbol: str | None
@@ -53,10 +55,12 @@ class FeatureCard(IntroCard):
         age = now - self.started
         u = min(max(age / 350.0, 0.0), 1.0)
         canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.5 + 0.34 * u:.2f})")
-        title_size = min(L.top_h * 0.5, L.width * 0.07)
-        canvas.text(self.title, L.width / 2, L.top_h * 0.5 + title_size * 0.45, title_size, GOLD)
+        room_w = L.width * 0.92
+        title_size = fit_size(self.title, min(L.top_h * 0.5, L.width * 0.07), room_w)
+        canvas.text(self.title, L.width / 2, L.top_h * 0.5 + title_size * 0.45, title_size, GOLD, max_width=room_w)
         line_size = min(L.cell * 0.2, L.width * 0.038)
-        lines = len(self.lines) + (1 if self.waiting and self.prompt else 0)
+        shown = [part for line in self.lines for part in wrap(line, line_size, room_w)]
+        lines = len(shown) + (1 if self.waiting and self.prompt else 0)
         # The symbol takes what the lines leave of the upper three quarters of the reel window.
         room = L.reels_h * 0.78 - lines * line_size * 1.5
         size = max(min(room, L.width * 0.4), L.cell * 0.6) * (0.85 + 0.15 * u)
@@ -65,8 +69,9 @@ class FeatureCard(IntroCard):
         if self.symbol is not None:
             draw_symbol(canvas, self.symbol, x, y, size)
         line_y = L.reels_y + room + line_size * 1.1
-        for i, line in enumerate(self.lines):
-            canvas.text(line, L.width / 2, line_y + i * line_size * 1.5, line_size, INK)
+        for i, line in enumerate(shown):
+            canvas.text(line, L.width / 2, line_y + i * line_size * 1.5, line_size, INK, max_width=room_w)
         if self.waiting and self.prompt:
             pulse = 1.0 + 0.05 * math.sin(now / 200.0)
-            canvas.text(self.prompt, L.width / 2, line_y + len(self.lines) * line_size * 1.5, line_size * pulse, GOLD)
+            canvas.text(self.prompt, L.width / 2, line_y + len(shown) * line_size * 1.5, line_size * pulse, GOLD,
+                        max_width=room_w)

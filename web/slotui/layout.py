@@ -5,10 +5,65 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["BACKGROUND", "FRAME", "LOGO", "Layout", "Picture", "compute_layout"]
+__all__ = ["BACKGROUND", "FRAME", "LOGO", "Layout", "Picture", "compute_layout", "fit_size", "text_width", "wrap"]
 
 # The frame artwork is 1000x620 with its window at x 40..960, y 40..580.
 FRAME_W, FRAME_H, FRAME_IN_X, FRAME_IN_Y = 1000.0, 620.0, 40.0, 40.0
+
+
+# Advance widths of the canvas's bold serif (Georgia Bold's, rounded up), in ems: wider than
+# what the fallback fonts draw, so that what fits here fits on any screen.
+_WIDE = {"M": 1.0, "W": 1.08, "m": 0.92, "w": 0.8, "%": 0.9, "@": 0.95, "●": 0.72, "○": 0.72}
+_NARROW = {"I": 0.44, "J": 0.56, "i": 0.33, "l": 0.33, "j": 0.33, "f": 0.4, "t": 0.4, "r": 0.46}
+_PUNCT = {" ": 0.27, ".": 0.3, ",": 0.3, ":": 0.33, ";": 0.33, "'": 0.27, "!": 0.36, "·": 0.3, "-": 0.38,
+          "−": 0.6, "\u2013": 0.5, "/": 0.45, "(": 0.42, ")": 0.42, "?": 0.58, "×": 0.62, "→": 0.9, "…": 0.9}
+
+
+def text_width(s: str, size: float) -> float:
+    """The width ``s`` takes at ``size`` px in the canvas's bold serif (a little wider than any)."""
+    em = 0.0
+    for ch in s:
+        if ch in _WIDE:
+            em += _WIDE[ch]
+        elif ch in _NARROW:
+            em += _NARROW[ch]
+        elif ch in _PUNCT:
+            em += _PUNCT[ch]
+        elif ch.isdigit():
+            em += 0.68
+        elif ch.isupper():
+            em += 0.78
+        elif ch.islower():
+            em += 0.58
+        else:
+            em += 0.8
+    return em * size
+
+
+
+
+def fit_size(s: str, size: float, width: float) -> float:
+    """``size``, or less so that ``s`` fits in ``width``."""
+    w = text_width(s, size)
+    return size if w <= width or w <= 0 else size * width / w
+
+
+def wrap(s: str, size: float, width: float, most: int = 3) -> list[str]:
+    """``s`` broken between words into lines that fit ``width`` at ``size`` (at most
+    ``most`` lines; the last takes what is left, for the canvas to squeeze)."""
+    words = s.split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size) > width and len(lines) < most - 1:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -497,6 +497,8 @@ class TreeOverlay:
     """The lantern tree over the reels (in ``View.overlays``): a light runs over its lanterns,
     each a prize multiplier, slows down and stops on ``chosen``."""
 
+    writes_band = True
+
     values: tuple[int, ...]
     chosen: int
     started: float
@@ -709,6 +711,11 @@ class LadderOverlay:
     jump: bool = False
     message: str = ""
     final: int | None = None
+
+    @property
+    def writes_band(self) -> bool:
+        """The ladder's message takes the band above the reels (`View.writes_band`)."""
+        return bool(self.message)
 
     @property
     def top(self) -> int:

@@ -229,6 +229,10 @@ class MultiplierBadge:
     still: bool = False
     """Reduced motion: no pulse."""
 
+    def band_side(self, layout: Layout) -> float:
+        """The band's right side the badge takes, with a margin (`View.band_side`)."""
+        return layout.top_h * 0.86 + layout.width * 0.035
+
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
         L = layout
         size = L.top_h * 0.86

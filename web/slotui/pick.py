@@ -18,7 +18,7 @@ from pyengine import events as ev
 
 from .beats import Beat, add_rebuilder, register
 from .canvas import Canvas
-from .layout import Layout
+from .layout import Layout, fit_size
 from .stage import Stage
 from .timing import clamp01, ease_out_cubic
 
@@ -106,7 +106,9 @@ class PickCell:
 
 @dataclass(slots=True)
 class PickOverlay:
-    """The board on screen (an `overlay.Overlay`)."""
+    """The board on screen (an `overlay.Overlay`): its title and tally take the band above the reels."""
+
+    writes_band = True
 
     name: str
     columns: int
@@ -150,6 +152,17 @@ class PickOverlay:
         i = int(row) * self.columns + int(col)
         return i if i < len(self.cells) else None
 
+    def clear_pictures(self) -> set[str]:
+        """The pictures on the open cells: their names are written under them, never on them
+        (`textboxes.kept_clear`)."""
+        found = set()
+        for cell in self.cells:
+            value = cell.prize if cell.prize is not None else cell.face
+            picture = self.look.picture(self.name, value) if value else None
+            if picture is not None:
+                found.add(picture)
+        return found
+
     def button_rect(self, L: Layout) -> tuple[float, float, float, float] | None:
         """(x, y, w, h) of the look's button under the board, or None without one."""
         if not self.look.button:
@@ -188,14 +201,16 @@ class PickOverlay:
         u = ease_out_cubic((now - self.started) / 300.0)
         if self.name not in self.look.scenes:
             canvas.fill_rect(0, 0, L.width, L.height, f"rgba(6,2,18,{0.55 + 0.3 * u:.2f})")
-        title_size = min(L.top_h * 0.42, L.width * 0.06)
+        room = L.width * 0.92
+        title = self.look.title(self.name)
+        title_size = fit_size(title, min(L.top_h * 0.42, L.width * 0.06), room)
         if self.tally:
             # The title moves up to make room for the tally under it.
             title_size *= 0.8
-            canvas.text(self.look.title(self.name), L.width / 2, L.top_h * 0.38 + title_size * 0.4, title_size, GOLD)
-            canvas.text(self.tally, L.width / 2, L.top_h * 0.86, title_size * 0.7, INK)
+            canvas.text(title, L.width / 2, L.top_h * 0.38 + title_size * 0.4, title_size, GOLD, max_width=room)
+            canvas.text(self.tally, L.width / 2, L.top_h * 0.86, title_size * 0.7, INK, max_width=room)
         else:
-            canvas.text(self.look.title(self.name), L.width / 2, L.top_h * 0.5 + title_size * 0.4, title_size, GOLD)
+            canvas.text(title, L.width / 2, L.top_h * 0.5 + title_size * 0.4, title_size, GOLD, max_width=room)
         x0, y0, size, gap = self.geometry(L)
         for i, cell in enumerate(self.cells):
             row, col = divmod(i, self.columns)
@@ -207,7 +222,7 @@ class PickOverlay:
         text = self.message or (self.look.prompt_of(self.name) if self.waiting else "")
         if text:
             below = min(y0 + self.rows * (size + gap) + L.cell * 0.22, L.height - 8)
-            canvas.text(text, L.width / 2, below, L.cell * 0.18, INK)
+            canvas.text(text, L.width / 2, below, fit_size(text, L.cell * 0.18, room), INK, max_width=room)
         rect = self.button_rect(L)
         if rect is not None:
             bx, by, bw, bh = rect
@@ -238,12 +253,15 @@ class PickOverlay:
             return
         picture = look.picture(self.name, value)
         if picture is not None and canvas.has_sprite(picture):
+            # The picture above, its name under it in the cell's lower band (never on it).
             canvas.push(alpha=0.45 if dim else 1.0)
-            canvas.sprite(picture, cx + w * 0.1, y + size * 0.06, w * 0.8, size * 0.8)
+            canvas.sprite(picture, cx + w * 0.16, y + size * 0.05, w * 0.68, size * 0.68)
             canvas.pop()
         label = look.text(self.name, value)
         color = MUTED if dim else GOLD if shown_prize else INK
-        canvas.text(label, cx + w / 2, y + size * (0.9 if picture else 0.6), size * (0.16 if picture else 0.24), color)
+        room = w * 0.9
+        label_size = fit_size(label, size * (0.15 if picture else 0.24), room)
+        canvas.text(label, cx + w / 2, y + size * (0.89 if picture else 0.6), label_size, color, max_width=room)
 
 
 def look_of(c: Stage) -> PickLook:

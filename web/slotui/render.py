@@ -11,7 +11,7 @@ import math
 
 from .canvas import Canvas
 from .holdrespin import draw_value, draw_values
-from .layout import LOGO, Layout
+from .layout import LOGO, Layout, fit_size
 from .view import View
 
 __all__ = ["draw", "draw_symbol"]
@@ -56,11 +56,18 @@ def draw(canvas: Canvas, layout: Layout, view: View, now: float, logo: str = LOG
 
 
 def _top(canvas: Canvas, L: Layout, view: View, logo: str, now: float) -> None:
-    cy = L.top_h * 0.55
+    """The band above the reels holds one thing: a card's or a board's own title (it writes
+    it itself), else the feature's band, else the status line (clear of what sits at the
+    band's sides), else the logo."""
+    if view.writes_band():
+        return
     if view.band is not None:
         view.band.draw(canvas, L, now)
     elif view.status:
-        canvas.text(view.status, L.width / 2, cy + L.top_h * 0.12, min(L.top_h * 0.3, L.width * 0.035), INK)
+        margin = L.width * 0.02
+        right = L.width - max(view.band_side(L), margin)
+        size = min(L.top_h * 0.3, L.width * 0.035)
+        canvas.text(view.status, (margin + right) / 2, L.top_h * 0.67, size, INK, max_width=right - margin)
     elif canvas.has_sprite(logo):
         w, h = LOGO.size(L)
         canvas.sprite(logo, L.width / 2 - h * 1.67, L.top_h * 0.05, w, h)
@@ -140,7 +147,9 @@ def _banner(canvas: Canvas, L: Layout, view: View, now: float) -> None:
     h = L.cell * 1.1
     y = L.reels_y + L.reels_h / 2 - h / 2
     canvas.fill_rect(0, y, L.width, h, "rgba(10,4,26,0.78)")
-    size = L.cell * (0.34 + 0.04 * b.tier) * pulse
-    canvas.text(b.title, L.width / 2, y + h * 0.48, size, GOLD)
+    room = L.width * 0.94
+    size = fit_size(b.title, L.cell * (0.34 + 0.04 * b.tier), room) * pulse
+    canvas.text(b.title, L.width / 2, y + h * 0.48, size, GOLD, max_width=room)
     if b.subtitle:
-        canvas.text(b.subtitle, L.width / 2, y + h * 0.82, L.cell * 0.2, INK)
+        sub = fit_size(b.subtitle, L.cell * 0.2, room)
+        canvas.text(b.subtitle, L.width / 2, y + h * 0.82, sub, INK, max_width=room)

@@ -90,6 +90,22 @@ class View:
         self.on_reels.clear()
         self.on_frame.clear()
 
+    def writes_band(self) -> bool:
+        """Whether something on screen writes its own words in the band above the reels (a
+        card's or a board's title): then neither the logo nor the status line is drawn there."""
+        shown = (self.board, *self.on_reels, *self.on_frame, *self.overlays)
+        return any(getattr(o, "writes_band", False) for o in shown)
+
+    def band_side(self, layout: object) -> float:
+        """How much of the band's right side is taken (what sits there, as a badge, says how
+        wide it is with ``band_side(layout)``): the status line keeps to the left of it."""
+        side = 0.0
+        for o in (self.band, *self.on_frame, *self.overlays):
+            reserve = getattr(o, "band_side", None)
+            if reserve is not None:
+                side = max(side, float(reserve(layout)))
+        return side
+
     @property
     def intro(self) -> IntroCard | None:
         """The feature's intro card on screen (`overlay.IntroCard`), or None."""
