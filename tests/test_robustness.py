@@ -77,6 +77,20 @@ def attempt(call: Callable[[], object]) -> tuple[object, Exception | None]:
 
 
 @cache
+def waiting_seeds(game: str) -> tuple[int, ...]:
+    """The first round seed that waits on each kind of decision the game's rounds wait on,
+    asked of the game by playing the first round of seeds 0 to 2,999 (none for a game
+    without decisions)."""
+    found: dict[str, int] = {}
+    for seed in range(3_000):
+        s = Session(game, seed=0, clock=clock, balance=10**6)
+        s.spin(seed=seed)
+        if s.pending is not None:
+            found.setdefault(s.pending.kind, seed)
+    return tuple(sorted(found.values()))
+
+
+@cache
 def pending_seed(game: str, kind: str) -> int:
     """The first round seed whose round waits on a decision of ``kind``."""
     for seed in range(50_000):
@@ -509,12 +523,8 @@ def _call(data: st.DataObject, s: Session, clk: Clock) -> Callable[[], object] |
         label="op",
     )
     gid = s.game.id
-    seeds = st.one_of(
-        st.none(),
-        st.sampled_from([pending_seed(gid, "feature_start"), pending_seed(gid, _other_kind(gid))]),
-        st.integers(0, 2**64 - 1),
-        JUNK,
-    )
+    waiting = [st.sampled_from(waiting_seeds(gid))] if waiting_seeds(gid) else []
+    seeds = st.one_of(st.none(), *waiting, st.integers(0, 2**64 - 1), JUNK)
     if op == "spin":
         autoplay = data.draw(st.one_of(st.sampled_from([False]), st.booleans(), JUNK), label="autoplay")
         seed = data.draw(seeds, label="seed")
@@ -548,10 +558,6 @@ def _call(data: st.DataObject, s: Session, clk: Clock) -> Callable[[], object] |
     # A clock move: seconds, or past a Moon Spell jackpot's deadline.
     clk.now += data.draw(st.sampled_from([3, 60, 3_600, 2 * 86_400]), label="wait")
     return None
-
-
-def _other_kind(gid: str) -> str:
-    return "collect_or_gamble" if gid == "book_of_spells" else "feature_start"
 
 
 def _paths(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -633,8 +639,9 @@ def test_random_calls_and_edited_saves(game: str, seed: int, data: st.DataObject
     clk = Clock()
     balance = data.draw(st.sampled_from([0, 150, 100_000, 100_000, 100_000, MAX_BALANCE]), label="balance")
     s = Session(game, seed=seed, clock=clk, balance=balance)
-    if balance >= 100_000 and data.draw(st.booleans(), label="start in a round?"):
-        s.spin(seed=pending_seed(game, data.draw(st.sampled_from(["feature_start", _other_kind(game)]))))
+    waiting = waiting_seeds(game)
+    if waiting and balance >= 100_000 and data.draw(st.booleans(), label="start in a round?"):
+        s.spin(seed=data.draw(st.sampled_from(waiting), label="a round that waits"))
     for _ in range(data.draw(st.integers(4, 14), label="steps")):
         if data.draw(st.integers(0, 4), label="edit?") == 0:
             text, state = _edit(data, s.snapshot())
