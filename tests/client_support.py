@@ -29,6 +29,7 @@ from slotui.controls import Controls
 from slotui.layout import Layout, compute_layout
 from slotui.pick import board as pick_board
 from slotui.render import draw
+from tests.games import EventTypes
 
 __all__ = [
     "FRAME_MS",
@@ -54,88 +55,9 @@ GAME = "book_of_spells"
 FRAME_MS = 16.7
 """One animation frame at 60 Hz."""
 
-_SHARED = ("round_start", "spin", "line_win", "decision_pending", "choice_made", "win_cap_reached", "round_end")
-GAME_EVENT_TYPES: dict[str, frozenset[str]] = {
-    "book_of_spells": frozenset(
-        (
-            *_SHARED,
-            "scatter_win",
-            "free_spins_awarded",
-            "expanding_symbol_chosen",
-            "free_spin_start",
-            "expanded_win",
-            "free_spins_end",
-            "gamble_card",
-            "gamble_end",
-        )
-    ),
-    "moon_spell": frozenset(
-        (
-            *_SHARED,
-            "moon_prizes",
-            "moon_cash_win",
-            "feature_bought",
-            "hold_and_respin_start",
-            "respin",
-            "ladder_prize",
-            "hold_and_respin_end",
-            "jackpot_win",
-        )
-    ),
-    "moonshine": frozenset(
-        (
-            *_SHARED[:-2],
-            "round_end",
-            "scatter_win",
-            "pick_start",
-            "pick_reveal",
-            "pick_end",
-            "free_spins_awarded",
-            "free_spin_start",
-            "win_multiplier",
-            "free_spins_end",
-        )
-    ),
-    "full_moon_fever": frozenset(
-        (
-            *_SHARED[:-2],
-            "round_end",
-            "scatter_win",
-            "free_spins_awarded",
-            "pick_start",
-            "pick_reveal",
-            "pick_end",
-            "free_spin_start",
-            "win_multiplier",
-            "cascade",
-            "free_spins_end",
-        )
-    ),
-    "lucky_halloween": frozenset(
-        (
-            *_SHARED[:-2],
-            "round_end",
-            "scatter_win",
-            "rider",
-            "rider_symbols",
-            "win_multiplier",
-            "free_spins_awarded",
-            "pick_start",
-            "pick_reveal",
-            "pick_end",
-            "free_spin_start",
-            "free_spins_end",
-            "ladder_start",
-            "ladder_climb",
-            "ladder_win",
-            "jackpot_win",
-        )
-    ),
-    "pick_fixture": frozenset(
-        (*_SHARED[:-2], "round_end", "pick_start", "pick_reveal", "pick_end")
-    ),
-}
-"""The event types each game's rounds produce: its client tests play every one of them."""
+GAME_EVENT_TYPES = EventTypes()
+"""Game id -> the event types its rounds bring, from its test kit (``tests/games/<id>.py``):
+its client tests play every one of them."""
 
 
 def wall_clock() -> float:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pyengine import events as ev
-from pyengine.games import get_game
+from pyengine.games import game_ids, get_game
 from slotui import stage as stage_module
 from slotui.beats import screen_for
 from slotui.book_of_spells import SCREEN as BOOK_SCREEN
@@ -31,7 +31,7 @@ from slotui.reels import ReelBank
 from slotui.render import draw
 from slotui.stage import GameScreen, Stage
 from slotui.view import View
-from tests.client_support import SPRITES, find_seed, idle, make_rig, restore_rig, round_log
+from tests.client_support import GAME_EVENT_TYPES, SPRITES, find_seed, idle, make_rig, restore_rig, round_log
 
 FMT = get_game("book_of_spells").bets.format
 CLIENT = Path(__file__).resolve().parent.parent / "web" / "slotui"
@@ -341,3 +341,13 @@ def test_client_modules_import_each_other_without_cycles() -> None:
     for name in sorted(deps):
         visit(name, ())
     assert "controller" not in deps["beats"] | deps["stage"]
+
+
+def test_the_games_together_cover_every_event_type() -> None:
+    """The shipped games and the fixture game play every event type (each game's client tests
+    play its own: its kit's ``EVENT_TYPES``), and every registered game has a kit that says."""
+    for gid in game_ids():
+        get_game(gid)  # registers the game's own events, whatever ran before
+    kits = {gid: GAME_EVENT_TYPES[gid] for gid in game_ids()}
+    assert all(types >= {"round_start", "spin", "round_end"} for types in kits.values()), kits
+    assert set().union(*kits.values()) == set(ev.EVENT_TYPES)
