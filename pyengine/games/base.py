@@ -208,4 +208,11 @@ class LinesGame:
     def describe(self) -> dict[str, Any]:
         return self.data.describe() | {"wild_pays_as": self.wild_pays_as}
 
+    def price(self, bet: Bet, mode: str) -> int:
+        """What a round costs: the total bet, in the only mode of a game that sells nothing
+        (a game with other modes prices them itself)."""
+        if mode != "base":
+            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
+        return bet.total
+
     spin_lines = staticmethod(spin_lines)  # the shared base spin, see the module function

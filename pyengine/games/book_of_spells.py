@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..errors import EngineError
 from ..evaluators import LineEvaluator, evaluate_expanding
 from ..events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
 from ..features.free_spins import FreeSpins
 from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
-from ..model import Bet, ReelSet, Window
+from ..model import ReelSet, Window
 from .base import LinesGame, Plugin, spin_lines, Setting, SettingsSchema
 from ..round import Decision, RoundContext, RoundProcess
 
@@ -79,12 +78,6 @@ class BookOfSpells(LinesGame):
         Setting("gamble", 1, flag=True),
     )
     """The operator settings (their defaults come from the data's ``operator_defaults``)."""
-
-    def price(self, bet: Bet, mode: str) -> int:
-        """What a round costs: the total bet (Book of Spells has no other mode)."""
-        if mode != "base":
-            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
-        return bet.total
 
     # -- play -------------------------------------------------------------------
     def _spin(

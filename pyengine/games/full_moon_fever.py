@@ -97,12 +97,6 @@ class FullMoonFever(LinesGame):
         self._spin_counts = tuple(n for n, _ in rules.spins)
         self._spin_weights = tuple(w for _, w in rules.spins)
 
-    def price(self, bet: Bet, mode: str) -> int:
-        """What a round costs: the total bet (the game has no other mode)."""
-        if mode != "base":
-            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
-        return bet.total
-
     # -- play -------------------------------------------------------------------
     def play(self, ctx: RoundContext) -> RoundProcess:
         stops, _, win = self.spin_lines(ctx, self.base_reels, self.lines, "base")

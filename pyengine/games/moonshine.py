@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..errors import EngineError
 from ..evaluators import LineEvaluator
 from ..events import LineWin, Position, ScatterWin, Spin, WinMultiplier
 from ..features.free_spins import FreeSpins
 from ..features.pick import PickRules, play_pick
-from ..model import Bet, ReelSet
+from ..model import ReelSet
 from ..round import Decision, RoundContext, RoundProcess
 from .base import LinesGame, Plugin
 
@@ -124,12 +123,6 @@ class Moonshine(LinesGame):
         top_line = max(max(p.values(), default=0) for p in data.paytable.pays.values())
         most = [self.bonus.most(k) for k in self.bonus.start]
         self._unreachable_x = (top_line + max(self._scatter_pays)) * max(s for s, _ in most) * max(m for _, m in most)
-
-    def price(self, bet: Bet, mode: str) -> int:
-        """What a round costs: the total bet, lines x coins x coin size (the only mode)."""
-        if mode != "base":
-            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
-        return bet.total
 
     # -- play -------------------------------------------------------------------
     def _sheriff_win(self, ctx: RoundContext, positions: tuple[Position, ...], multiplier: int) -> int:

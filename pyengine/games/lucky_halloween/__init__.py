@@ -15,13 +15,12 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from ...data import LinesGameData, load_lines_game, read_data_file
-from ...errors import EngineError
 from ...evaluators import LineEvaluator
 from ...events import Event, LineWin, Position, ScatterWin, Spin, WinMultiplier, register_event
 from ...features.free_spins import FreeSpins
 from ...features.jackpot import JackpotRules
 from ...features.pick import PickRules, play_board, shuffled
-from ...model import Bet, ReelSet, Window
+from ...model import ReelSet, Window
 from ...round import Decision, RoundContext, RoundProcess
 from ...values import record
 from ..base import LinesGame, Plugin
@@ -205,12 +204,6 @@ class LuckyHalloween(LinesGame):
         self._rider_cum = tuple(cum)
 
     # -- modes ------------------------------------------------------------------
-    def price(self, bet: Bet, mode: str) -> int:
-        """What a round costs: the total bet (Lucky Halloween has no other mode)."""
-        if mode != "base":
-            raise EngineError(f"{self.name} has no mode {mode!r}; its only mode is base")
-        return bet.total
-
     # -- play -------------------------------------------------------------------
     def play(self, ctx: RoundContext) -> RoundProcess:
         # One draw gives the Rider's (the high digit) and the stops (the low digits).
