@@ -7,6 +7,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import fields
+from pathlib import Path
 from functools import cache
 from typing import Any
 
@@ -35,13 +36,15 @@ from pyengine.events import (
     event_from_json,
     events_from_json,
 )
+from pyengine.games import game_ids
 from pyengine.model import Bet
+from pyengine.replay import replay
 from pyengine.rng import Rng
-from pyengine.features.cascade import CascadeRules, play_cascades
-from pyengine.round import RoundContext
 from pyengine.session import HISTORY_SIZE, PENDING_DAYS, SNAPSHOT_FORMAT, Session, _checksum
+from tests.games import kit
 
 GAME_ID = "book_of_spells"
+ROOT = Path(__file__).resolve().parents[1]
 NOW = 1_750_000_000.0
 
 
@@ -615,46 +618,19 @@ def test_edited_history_record_is_refused(field: str, value: Any) -> None:
 
 # -- events as JSON -------------------------------------------------------------------------------------
 def _collect_events() -> list[Event]:
+    """Real events of every type: a session's rounds, and the golden rounds of every
+    registered game replayed (each game's kit, ``tests/games/<id>.py``, has golden rounds
+    that reach every feature of the game)."""
     out: list[Event] = []
     s = new(seed=17)
     picker = Rng(5)
-    for _ in range(300):
+    for _ in range(30):
         out += play_round(s, picker)
-    s = new(settings={"free_spin_cap_x": 1})
-    out += play_round(s, seed=feature_seed())
-    s = new(settings={"gamble_limit_x": 1})
-    out += s.spin(seed=gamble_win_seed()) + s.choose("gamble")
-    while s.pending is not None:
-        out += s.choose("red" if "red" in s.pending.choices else s.pending.choices[0])
-    # Moon Spell: Moons, cash wins, Hold and Respin, a bought bonus up the ladder, the jackpot.
-    now = [1_767_225_600.0]
-    ms = Session("moon_spell", balance=10**9, seed=3, clock=lambda: now[0])
-    for _ in range(400):
-        out += play_round(ms, picker)
-    for seed in range(10_000):
-        bought = ms.buy(seed=seed)
-        if any(e.type == "ladder_prize" for e in bought):
-            out += bought
-            break
-    assert ms.jackpot is not None
-    now[0] = ms.jackpot.deadline_ms / 1000
-    out += play_round(ms, picker)
-    # Lucky Halloween: the Pumpkin Rider, his placed symbols and the Full Moon ladder.
-    lh = Session("lucky_halloween", balance=10**9, seed=2)
-    own = {"rider", "rider_symbols", "ladder_start", "ladder_climb", "ladder_win"}
-    while not own <= {e.type for e in out}:
-        out += play_round(lh, picker)
-    # The fixture game: a charm chosen and a board picked; a cascade with its multiplier.
-    fx = Session("pick_fixture", balance=10**6, seed=1)
-    while not any(e.type == "pick_end" for e in out):
-        out += play_round(fx, picker)
-    from tests.test_cascade import BET, REELS, STRIPS, judge
-
-    for stops in itertools.product(range(6), repeat=3):
-        ctx = RoundContext(Rng(0), BET, {})
-        if play_cascades(ctx, CascadeRules((1, 2)), STRIPS, stops, REELS.window(stops), judge).cascades > 1:
-            out += ctx.events
-            break
+    for game in game_ids():
+        for case in kit(game).GOLDEN:
+            text = (ROOT / "tests" / "golden" / f"{game}__{case.name}.jsonl").read_text()
+            record = json.loads(text.partition("\n")[0])
+            out += replay(**record)
     return out
 
 
