@@ -491,3 +491,25 @@ def test_the_rules_list_every_keyboard_shortcut() -> None:
     fewer = " ".join(shortcuts(lines=False, gamble=False, start="the bonus"))
     assert "Line count" not in fewer
     assert "Collect" not in fewer
+    assert "A pick: 1 to 9" in fewer
+    # A game whose rounds never wait on the player lists no feature or pick keys.
+    plain = " ".join(shortcuts(lines=True, gamble=False, start="x", feature=False, picks=False))
+    assert "Feature start" not in plain
+    assert "A pick" not in plain
+    assert "Spin (+stop)" in plain
+
+
+def test_the_rules_list_the_keys_of_the_decisions_the_game_declares() -> None:
+    """Each game's rules give the Start and pick keys only where its rounds wait on them
+    (``describe()["decisions"]``)."""
+    from pyengine.games import game_ids
+
+    from slotui import pages
+
+    for game in game_ids():
+        c = make_rig(1, game=game).controller
+        decisions = set(c.desc["decisions"])
+        html = pages.page_html("help", c.screen, pages.page_context(c.session, c.desc, {}, "assets"))
+        assert html is not None
+        assert ("A pick: 1 to 9" in html) == ("pick" in decisions), game
+        assert ("Feature start, and the next free spin" in html) == bool(decisions & {"feature_start", "free_spin"})

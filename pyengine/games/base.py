@@ -188,6 +188,9 @@ class LinesGame:
 
     modes: tuple[str, ...] = ("base",)
     jackpot: JackpotRules | None = None
+    decisions: tuple[str, ...] = ()
+    """The kinds of decision the game's rounds may wait on (``describe()`` says them, so that
+    the rules list only the keys that apply); a test checks them against the rounds played."""
 
     def __init__(self, data: LinesGameData) -> None:
         self.data = data
@@ -206,7 +209,7 @@ class LinesGame:
         return self.settings_schema.validate(settings)
 
     def describe(self) -> dict[str, Any]:
-        return self.data.describe() | {"wild_pays_as": self.wild_pays_as}
+        return self.data.describe() | {"wild_pays_as": self.wild_pays_as, "decisions": list(self.decisions)}
 
     def price(self, bet: Bet, mode: str) -> int:
         """What a round costs: the total bet, in the only mode of a game that sells nothing

@@ -40,6 +40,8 @@ class FreeSpinRules:
 class BookOfSpells(LinesGame):
     """The game: data plus the composition of its features."""
 
+    decisions = ("feature_start", "free_spin", "collect_or_gamble", "gamble")
+
     def __init__(self, data: LinesGameData) -> None:
         super().__init__(data)
         root = data.root

@@ -56,6 +56,8 @@ class WinfallsRules:
 class FullMoonFever(LinesGame):
     """The game: data plus the composition of its features."""
 
+    decisions = ("feature_start", "pick", "free_spin")
+
     def __init__(self, data: LinesGameData) -> None:
         super().__init__(data)
         root = data.root

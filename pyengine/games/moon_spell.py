@@ -77,6 +77,8 @@ class BuyRules:
 class MoonSpell(LinesGame):
     """The game: data plus the composition of its features."""
 
+    decisions = ("feature_start",)
+
     modes: tuple[str, ...] = MODES
     jackpot: JackpotRules
 

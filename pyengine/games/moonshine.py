@@ -73,6 +73,8 @@ class BonusRules:
 class Moonshine(LinesGame):
     """The game: data plus the composition of its features."""
 
+    decisions = ("feature_start", "pick", "free_spin")
+
     def __init__(self, data: LinesGameData) -> None:
         super().__init__(data)
         root = data.root

@@ -31,6 +31,8 @@ DATA = Path(__file__).with_name("pick_fixture.json")
 class PickFixture(LinesGame):
     """The fixture game: line wins, and the Key bonus made of two picks."""
 
+    decisions = ("feature_start", "pick")
+
     def __init__(self, text: str) -> None:
         super().__init__(load_lines_game(parse_data(DATA.name, text)))
         root = self.data.root

@@ -141,16 +141,20 @@ def _key_names(codes: set[str] | frozenset[str]) -> str:
     return ", ".join(name(c) for c in sorted(codes, key=rank))
 
 
-def shortcuts(*, lines: bool, gamble: bool, start: str, coins: bool = False) -> list[str]:
+def shortcuts(
+    *, lines: bool, gamble: bool, start: str, coins: bool = False, feature: bool = True, picks: bool = True
+) -> list[str]:
     """Every keyboard shortcut, as the rules list them, from the same tables as
     `action_for_key` (``lines``: the lines can change; ``gamble``: the gamble is on;
     ``start``: what the feature keys start; ``coins``: a coin game, whose bet-size keys set
-    the coin size)."""
+    the coin size; ``feature``: a round may wait on the player's Start; ``picks``: a round
+    may show a pick)."""
     bet = {v: k for k, v in _IDLE.items()}
     size = "Coin size" if coins else "Bet size"
-    out = [
-        f"Spin (+stop): {_key_names(_SPIN)}.",
-        f"Feature start, and the next free spin: {_key_names(_SPIN)} (starts {start}).",
+    out = [f"Spin (+stop): {_key_names(_SPIN)}."]
+    if feature:
+        out.append(f"Feature start, and the next free spin: {_key_names(_SPIN)} (starts {start}).")
+    out += [
         f"{size}: {_key_names({c for c, a in _IDLE.items() if a in ('bet_up', 'bet_down')})}.",
         f"Bet Max: {_key_names({bet['bet_max']})}.",
     ]
@@ -169,7 +173,8 @@ def shortcuts(*, lines: bool, gamble: bool, start: str, coins: bool = False) -> 
         f"Help: {_key_names({c for c, a in _INFO.items() if a == 'help'})}.",
         f"Exit: {_key_names({bet['exit']})}.",
         f"Autoplay (+stop): {_key_names({bet['autoplay']})}.",
-        "A pick: 1 to 9 open that cell; the arrow keys move, Space or Enter opens it.",
-        "In a dialog: Escape, Space, Enter or the key that opened it closes it.",
     ]
+    if picks:
+        out.append("A pick: 1 to 9 open that cell; the arrow keys move, Space or Enter opens it.")
+    out.append("In a dialog: Escape, Space, Enter or the key that opened it closes it.")
     return out

@@ -292,7 +292,16 @@ def shared_rules(
     collects = " and collects wins" if gamble else ""
     never_buys = " Autoplay never buys the feature." if "feature_buy" in ctx.desc else ""
     bets = ctx.desc["bets"]
-    keys = shortcuts(lines=len(bets["lines"]) > 1, gamble=gamble, start=start, coins=len(bets.get("coins", [1])) > 1)
+    # The keys of what the game's rounds may wait on (all of them for a game that does not say).
+    decisions = set(ctx.desc.get("decisions", ("feature_start", "free_spin", "pick")))
+    keys = shortcuts(
+        lines=len(bets["lines"]) > 1,
+        gamble=gamble,
+        start=start,
+        coins=len(bets.get("coins", [1])) > 1,
+        feature=bool(decisions & {"feature_start", "free_spin"}),
+        picks="pick" in decisions,
+    )
     parts = [
         "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
         "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "

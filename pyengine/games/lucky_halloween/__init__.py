@@ -129,6 +129,8 @@ class LadderWin(Event):
 class LuckyHalloween(LinesGame):
     """The game: data plus the composition of its features."""
 
+    decisions = ("feature_start", "pick", "free_spin")
+
     jackpot: JackpotRules
 
     def __init__(self, data: LinesGameData) -> None:
