@@ -6,6 +6,12 @@ over the settled symbols (a `ReelOverlay`), beside the reels over the frame, or 
 everything (``View.overlays``, drawn last, after the reels, the win lines and the banner).
 A feature's beats add and remove their overlays; shared code never needs to know which
 kinds exist.
+
+An overlay may also say, by attributes the renderer and `textboxes` look for: that it
+writes its own title in the band above the reels (``writes_band``: the logo and status
+line step aside), how much of the band's right side it takes (``band_side(layout)``: the
+status line keeps left of it), and which pictures words must leave clear
+(``clear_pictures()``).
 """
 
 from __future__ import annotations
