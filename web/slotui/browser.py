@@ -523,6 +523,7 @@ class App:
         # The loop sleeps while the game rests (see `on_frame`): a timer instead of a frame.
         self._rest_timer = 0
         self._resting_frames = 0
+        self.wakes: dict[str, int] = {}
         self._asleep = False
         self._nap = create_proxy(self._nap_over)
         self._hold_later = create_proxy(self._hold_from_button)
@@ -866,7 +867,11 @@ class App:
             self.stats.pick = found
             self.picking = found is not None
         self._feature_stats()
-        self._resting_frames = self._resting_frames + 1 if self.controller.resting else 0
+        if self.controller.resting:
+            self._resting_frames += 1
+        elif self._resting_frames:
+            self._woken("game")
+            self._resting_frames = 0
         if self._resting_frames > REST_AFTER_FRAMES:
             # The game rests: look again a few times a second (for what no input brings: a
             # picture loaded later, another tab's save), and at once on the next input.
@@ -905,8 +910,17 @@ class App:
         self._asleep = True
         window.requestAnimationFrame(self._frame)
 
+    def _woken(self, cause: str) -> None:
+        """The rest ended (``cause``: an input, or the game had something to show): counted
+        in ``slotStats.wakes`` by cause, so that a test can tell the frames a wake-up costs
+        (a half-second of frames before the loop sleeps again) from a loop that never sleeps."""
+        self.wakes[cause] = self.wakes.get(cause, 0) + 1
+        self.stats.wakes = js_obj(dict(self.wakes))
+
     def wake(self) -> None:
         """Back to a frame per screen refresh at once, if the loop sleeps (after an input)."""
+        if self._resting_frames:
+            self._woken("input")
         self._resting_frames = 0
         if self._rest_timer:
             window.clearTimeout(self._rest_timer)
