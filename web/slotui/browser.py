@@ -47,6 +47,8 @@ PERF: Any = None
 STORAGE_VERSION = "v1"
 HOLD_MS = 450
 """Holding the Spin button this long starts TURBO SPIN (a shorter press is a click)."""
+TEXT_PROBLEMS_KEPT = 200
+"""How many of the faults `textboxes` finds a ``debug=1`` page keeps (the first ones)."""
 REST_AFTER_FRAMES = 30
 """Frames the game rests (`Controller.resting`) before the loop sleeps: half a second."""
 REST_TICK_MS = 250
@@ -895,7 +897,8 @@ class App:
         size = f"{self.canvas.width}x{self.canvas.height}"
         fresh = [f"{size} {self.controller.context()}: {p}" for p in problems]
         for p in fresh:
-            self.text_problems[p] = None
+            if len(self.text_problems) < TEXT_PROBLEMS_KEPT:  # (a fault that moves is new each frame)
+                self.text_problems[p] = None
         self.stats.texts = to_js([[t.text, list(t.box)] for t in texts])
         self.text_frames += 1
         self.stats.textFrames = self.text_frames
@@ -903,7 +906,7 @@ class App:
         self.stats.textWidthRatio = round(self.canvas.widest, 4)
         self.stats.context = self.controller.context()
         if fresh or self.text_frames == 1:
-            self.stats.textProblems = to_js(list(self.text_problems)[:200])
+            self.stats.textProblems = to_js(list(self.text_problems))
 
     def _nap_over(self) -> None:
         self._rest_timer = 0
