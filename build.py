@@ -30,7 +30,7 @@ import time
 import urllib.parse
 import venv
 import zipfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,18 +170,21 @@ py.globals.set("SCREENS", JSON.stringify(mounted));
 const imported = py.runPython(`
 import importlib, pkgutil, json, sys
 sys.path[:0] = ["/home/pyodide/slotui.zip", "/home/pyodide/engine.zip"]
-import pyengine, slotui
-slotui.__path__.extend(json.loads(SCREENS))
+import pyengine, slotui, slotui.games
+from pyengine.games import GAME_IDS, plugin
+slotui.games.__path__.extend(json.loads(SCREENS))
 STDLIB = ["asyncio", "fractions", "json", "html", "shutil", "traceback", "zipfile",
           "pyodide.ffi"]
-SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
+# Tools the page never runs: the command line, the math (each game's report module too).
+SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math",
+        *(plugin(g).report.partition(":")[0] for g in GAME_IDS))
 names = list(STDLIB)
 for pkg in (pyengine, slotui):
     names += [m.name for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
               if not m.name.startswith(SKIP)]
 for name in names:
     importlib.import_module(name)
-from pyengine.games import GAME_IDS, get_game
+from pyengine.games import get_game
 for gid in GAME_IDS:  # load and check each game's data once, here rather than in every browser
     get_game(gid)
 json.dumps(names)
@@ -223,12 +226,14 @@ from slotui import codecache
 _recording = codecache.recording()
 DATACLASSES = _recording.__enter__()
 import pyengine, slotui
-SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math")
+from pyengine.games import GAME_IDS, plugin
+# Tools the page never runs: the command line, the math (each game's report module too).
+SKIP = ("pyengine.cli", "pyengine.__main__", "pyengine.math",
+        *(plugin(g).report.partition(":")[0] for g in GAME_IDS))
 for pkg in (pyengine, slotui):
     for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
         if not m.name.startswith(SKIP):
             importlib.import_module(m.name)
-from pyengine.games import GAME_IDS
 from pyengine.session import Session
 for gid in GAME_IDS:
     s = Session(gid, seed=1)
@@ -439,17 +444,47 @@ def build_wheel(python: Path) -> Path:
     return dest
 
 
-def playable_games(python: Path) -> list[str]:
-    """Engine games that also have a client module (``web/slotui/<id>.py``): the lobby's games."""
+SCREENS_CODE = r"""
+import json
+from pyengine.games import GAME_IDS, get_game, plugin
+print(json.dumps({g: [plugin(g).screen, [s["id"] for s in get_game(g).describe()["symbols"]]] for g in GAME_IDS}))
+"""
+
+
+def _screen_path(screen: str) -> str:
+    """Where a screen module lives in the client: ``slotui/games/moon_spell`` for
+    ``slotui.games.moon_spell`` (a package folder, or a module with ``.py`` added)."""
+    return screen.replace(".", "/")
+
+
+def _is_screen(screen: str) -> bool:
+    """Whether the client (web/) holds the screen module ``screen``."""
+    path = WEB / _screen_path(screen)
+    return screen.startswith("slotui.") and (path.is_dir() or path.with_suffix(".py").is_file())
+
+
+def playable_games(python: Path) -> dict[str, str]:
+    """The lobby's games: engine games whose screen (`Plugin.screen`) is a client module
+    (``web/slotui/games/<id>/``), id -> screen. A game without its art folder stops the build
+    with the files the page looks for."""
     res = subprocess.run(
-        [str(python), "-c", "import json; from pyengine.games import GAME_IDS; print(json.dumps(GAME_IDS))"],
+        [str(python), "-c", SCREENS_CODE],
         capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
     )
-    ids: list[str] = json.loads(res.stdout)
-    missing = [g for g in ids if not (WEB / "slotui" / f"{g}.py").exists()]
+    found: dict[str, list[Any]] = json.loads(res.stdout)
+    missing = [g for g, (screen, _) in found.items() if not _is_screen(screen)]
     if missing:
-        log(f"not in the lobby (no web/slotui/<id>.py yet): {', '.join(missing)}")
-    return [g for g in ids if g not in missing]
+        log("not in the lobby (its screen is not in web/ yet): "
+            + ", ".join(f"{g} ({found[g][0]})" for g in missing))
+    ids = {g: screen for g, (screen, _) in found.items() if g not in missing}
+    for g in ids:
+        folder = STATIC / "games" / g
+        if not folder.is_dir():
+            wanted = ["tile.svg", "logo.svg", "background.svg", "frame.svg", *(f"symbols/{s}.svg" for s in found[g][1])]
+            log(f"game {g!r} has no art folder {folder.relative_to(ROOT)}/: the page looks there for "
+                + ", ".join(wanted) + " (docs/games.md, 'How to add a game')")
+            sys.exit(1)
+    return ids
 
 
 def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
@@ -642,10 +677,11 @@ class Packer:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _client_module(name: str) -> str:
-    """The client module an archive member belongs to: ``moon_spell`` for
-    ``slotui/moon_spell.py``, ``slotui/moon_spell.pyc`` or a package's ``slotui/moon_spell/...``."""
-    return name.removeprefix("slotui/").split("/")[0].split(".")[0]
+def _member_of(name: str, screen: str) -> bool:
+    """Whether the archive member ``name`` (``slotui/...``: a source, its bytecode or its
+    compiled dataclasses) belongs to the screen module ``screen``."""
+    path = _screen_path(screen)
+    return name.startswith(path + "/") or name.split(".")[0] == path
 
 
 def _entry(name: str) -> zipfile.ZipInfo:
@@ -653,30 +689,37 @@ def _entry(name: str) -> zipfile.ZipInfo:
 
 
 def client_zip(
-    out: Path, bytecode: Path | None = None, *, only: Callable[[str], bool] | None = None, package: bool = True
+    out: Path, bytecode: Path | None = None, *, screens: Iterable[str] = (), screen: str | None = None
 ) -> None:
     """The client modules (web/slotui) as one archive, stored: one request, compressed in transit.
 
-    The page imports from it in place (no unpacking): with ``package``, the archive holds the
-    ``slotui`` package and goes on ``sys.path`` (web/main.py); without, it holds modules of
-    that package at its top, and goes on ``slotui.__path__`` (a game's screen,
-    `slotui.browser.load_screen`). ``bytecode`` (a zip of ``slotui/*.pyc``, `make_stdlib`)
-    puts each module's bytecode beside its source. ``only`` keeps the members of the modules
-    it accepts (by name, `_client_module`): the shared client, or one game's screen.
+    The page imports from it in place (no unpacking). Without ``screen``, the archive holds
+    the ``slotui`` package but the games' screens ``screens`` and goes on ``sys.path``
+    (web/main.py). With ``screen`` (a game's `Plugin.screen`), it holds that screen alone,
+    named from the package above it, and goes on that package's ``__path__``
+    (`slotui.browser.load_screen`). ``bytecode`` (a zip of ``slotui/*.pyc``, `make_stdlib`)
+    puts each module's bytecode beside its source.
     """
+    others = tuple(screens)
+    if screen is None:
+        def keep(name: str) -> bool:
+            return not any(_member_of(name, s) for s in others)
+        prefix = ""
+    else:
+        def keep(name: str) -> bool:
+            return _member_of(name, screen)
+        prefix = _screen_path(screen).rpartition("/")[0] + "/"
     client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
-    keep = only or (lambda _module: True)
-    prefix = "slotui/" if package else ""
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
         for p in sorted(client):
-            name = "slotui/" + p.relative_to(WEB / "slotui").as_posix()
-            if keep(_client_module(name)):
-                zf.writestr(_entry(prefix + name.removeprefix("slotui/")), p.read_bytes())
+            name = p.relative_to(WEB).as_posix()
+            if keep(name):
+                zf.writestr(_entry(name.removeprefix(prefix)), p.read_bytes())
         if bytecode is not None:
             with zipfile.ZipFile(bytecode) as extra:
                 for info in extra.infolist():
-                    if keep(_client_module(info.filename)):
-                        zf.writestr(_entry(prefix + info.filename.removeprefix("slotui/")), extra.read(info))
+                    if keep(info.filename):
+                        zf.writestr(_entry(info.filename.removeprefix(prefix)), extra.read(info))
 
 
 def engine_zip(out: Path, wheel: Path, bytecode: Path) -> None:
@@ -860,18 +903,19 @@ def _build_into(
     # Each game's screen module travels with its art (static/games/<id>/client.zip, fetched by
     # the page of that game only), the shared client in slotui.zip: a new game adds nothing
     # to another game's first load.
-    ids = playable_games(python)
-    client_zip(tmp / "slotui.zip", made / "client-pyc.zip", only=lambda m: m not in ids)
-    screens = _unique(CACHE / "screens")
-    if screens.exists():
-        shutil.rmtree(screens)
-    screens.mkdir(parents=True)
-    for gid in ids:
+    screens = playable_games(python)
+    ids = list(screens)
+    client_zip(tmp / "slotui.zip", made / "client-pyc.zip", screens=screens.values())
+    folder = _unique(CACHE / "screens")
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for gid, screen in screens.items():
         own = tmp / "static" / "games" / gid / "client.zip"
-        client_zip(own, made / "client-pyc.zip", only=gid.__eq__, package=False)
-        shutil.copyfile(own, screens / f"{gid}.zip")
-    snap = make_snapshot(tmp / "wheels" / "engine.zip", tmp / "slotui.zip", screens, stdlib) if snapshot else None
-    shutil.rmtree(screens)
+        client_zip(own, made / "client-pyc.zip", screen=screen)
+        shutil.copyfile(own, folder / f"{gid}.zip")
+    snap = make_snapshot(tmp / "wheels" / "engine.zip", tmp / "slotui.zip", folder, stdlib) if snapshot else None
+    shutil.rmtree(folder)
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
     config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}

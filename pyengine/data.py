@@ -102,13 +102,17 @@ class Field:
             raise self.error(f"is not a number: {self.value!r}") from None
 
 
-def read_data_file(name: str) -> Field:
-    """Parse ``pyengine/games/data/<name>`` and return its root `Field`."""
+def read_data_file(name: str, package: str | None = None) -> Field:
+    """Parse the data file ``name`` of the game package ``package`` and return its root
+    `Field`. A game keeps its data in its own folder, ``pyengine/games/<id>/<id>.json``:
+    without ``package``, ``<id>.json`` is read from ``pyengine.games.<id>``."""
     # Through the package's loader: a folder, or a zip on sys.path as the page mounts the engine
     # (importlib.resources would import a dozen modules more on the page's start).
+    if package is None:
+        package = f"pyengine.games.{name.removesuffix('.json')}"
     try:
-        data = pkgutil.get_data("pyengine.games", f"data/{name}")
-    except OSError:
+        data = pkgutil.get_data(package, name)
+    except (OSError, ImportError):
         data = None
     if data is None:
         raise GameDataError(name, "<file>", "does not exist")

@@ -22,7 +22,7 @@ from pyengine.errors import EngineError
 from pyengine.evaluators import LineEvaluator
 from pyengine.games import get_game
 from pyengine.games.book_of_spells import BookOfSpells
-from pyengine.math.book_of_spells import book_math, cap_excess, cap_term, free_spin_distribution
+from pyengine.games.book_of_spells.report import book_math, cap_excess, cap_term, free_spin_distribution
 from pyengine.math.compound import _fast_length, capped_feature
 from pyengine.math.exact import spin_distribution, visible_probability
 from pyengine.math.rtp import rtp_report

@@ -12,7 +12,7 @@ import pytest
 from pyengine.cli import main
 from pyengine.games import GAME_IDS, get_game
 from pyengine.games.book_of_spells import BookOfSpells
-from pyengine.math.book_of_spells import book_math
+from pyengine.games.book_of_spells.report import book_math
 from pyengine.math.simulate import simulate
 
 

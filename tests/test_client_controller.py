@@ -19,7 +19,7 @@ from slotui.render import draw
 from slotui.controller import Controller, stop_reason
 from slotui.keys import action_for_key
 from slotui.timing import NORMAL, REDUCED, TURBO
-from slotui.book_of_spells import BookIntro
+from slotui.games.book_of_spells import BookIntro
 from slotui.expanding import ExpandingSymbol
 from tests.client_support import (
     FRAME_MS,

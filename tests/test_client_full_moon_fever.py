@@ -24,7 +24,7 @@ from slotui.beats import screen_for
 from slotui.cascade import CascadeBeat, CascadeBoard, MultiplierMeter, StepBeat, fall_plan
 from slotui.controller import Controller
 from slotui.expanding import ExpandingSymbol
-from slotui.full_moon_fever import EGO_SUFFIX, PETS, PetTransform, alter_ego_forms
+from slotui.games.full_moon_fever import EGO_SUFFIX, PETS, PetTransform, alter_ego_forms
 from slotui.intro import FeatureCard
 from slotui.keys import action_for_key
 from slotui.pages import PageContext, page_html

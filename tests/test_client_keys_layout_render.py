@@ -20,7 +20,7 @@ from slotui.controller import Controller
 from slotui.keys import action_for_key
 from slotui.layout import compute_layout
 from slotui.beats import screen_for
-from slotui.book_of_spells import BookIntro
+from slotui.games.book_of_spells import BookIntro
 from slotui.expanding import ExpandedReels, ExpandingSymbol
 from slotui.gamble import GambleOverlay
 from slotui.pages import PageContext, history_html, page_html

@@ -22,7 +22,7 @@ from pyengine.games import get_game
 from pyengine.games.lucky_halloween import LadderClimb, LadderStart, LadderWin, RiderAppears, RiderSymbols
 from pyengine.math.rtp import rtp_report
 from pyengine.session import Session
-from slotui import lucky_halloween as lh
+from slotui.games import lucky_halloween as lh
 from slotui.controller import Controller
 from slotui.pages import PageContext
 from slotui.pick import board

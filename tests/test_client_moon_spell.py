@@ -691,7 +691,7 @@ def test_history_names_the_bonus_the_buy_and_the_jackpot() -> None:
 def test_the_history_shows_a_bonus_rounds_final_board_and_a_bought_rounds_board() -> None:
     """The history lists a bonus round with its final board (the held Moons and their
     prizes), and a bought round, which has no reels of its own, with its board too."""
-    from slotui.moon_spell import SCREEN
+    from slotui.games.moon_spell import SCREEN
     from slotui.pages import page_context, page_html
 
     s = Session(MOON, seed=seed_of("ladder"), balance=10**7)

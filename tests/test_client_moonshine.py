@@ -15,7 +15,7 @@ import pytest
 from pyengine import events as ev
 from pyengine.model import Bet
 from pyengine.session import Session
-from slotui import moonshine as ms
+from slotui.games import moonshine as ms
 from slotui.canvas import RecordingCanvas
 from slotui.controller import Controller
 from slotui.intro import FeatureCard

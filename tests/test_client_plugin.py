@@ -19,13 +19,13 @@ from pyengine import events as ev
 from pyengine.games import game_ids, get_game
 from slotui import stage as stage_module
 from slotui.beats import screen_for
-from slotui.book_of_spells import SCREEN as BOOK_SCREEN
+from slotui.games.book_of_spells import SCREEN as BOOK_SCREEN
 from slotui.canvas import Canvas, RecordingCanvas
 from slotui.controller import Controller
 from slotui.freespins import FreeSpins, FreeSpinsWords
 from slotui.gamble import CARD_BACK, card_size
 from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
-from slotui.moon_spell import SCREEN as MOON_SCREEN
+from slotui.games.moon_spell import SCREEN as MOON_SCREEN
 from slotui.pages import PageContext, page_html
 from slotui.reels import ReelBank
 from slotui.render import draw

@@ -24,7 +24,7 @@ from pyengine import events as ev
 from pyengine.games import get_game
 from pyengine.model import Bet
 from pyengine.session import Session
-from slotui.full_moon_fever import SCREEN
+from slotui.games.full_moon_fever import SCREEN
 from tests.browser import helpers as h
 
 # The session fixtures (site build, server, Playwright, Chromium) come from tests/conftest.py.

@@ -16,9 +16,9 @@ from pyengine.evaluators import LineEvaluator
 from pyengine.features.cascade import play_cascades
 from pyengine.games import get_game
 from pyengine.games.full_moon_fever import FullMoonFever
-from pyengine.math import full_moon_fever as fmf_math
+from pyengine.games.full_moon_fever import report as fmf_math
 from pyengine.math.cascade import cascade_stats
-from pyengine.math.full_moon_fever import FullMoonMath, cascade_distribution, full_moon_math
+from pyengine.games.full_moon_fever.report import FullMoonMath, cascade_distribution, full_moon_math
 from pyengine.math.rtp import rtp_report
 from pyengine.math.simulate import simulate
 from pyengine.model import Bet, ReelSet

@@ -18,7 +18,7 @@ from pyengine.data import Field, load_lines_game, read_data_file
 from pyengine.events import FreeSpinsEnd, LineWin, ScatterWin, Spin
 from pyengine.games import get_game
 from pyengine.games.lucky_halloween import FEATURES, LadderWin, LuckyHalloween, RiderSymbols
-from pyengine.math import lucky_halloween as lhm
+from pyengine.games.lucky_halloween import report as lhm
 from pyengine.math.rtp import rtp_report
 from pyengine.math.simulate import simulate
 from pyengine.model import Bet

@@ -17,7 +17,7 @@ from pyengine.errors import EngineError
 from pyengine.evaluators import LineEvaluator
 from pyengine.games import get_game
 from pyengine.games.book_of_spells import BookOfSpells
-from pyengine.math.book_of_spells import BookMath, book_math, cap_excess
+from pyengine.games.book_of_spells.report import BookMath, book_math, cap_excess
 from pyengine.math.exact import convolve, count_distribution, line_stats, max_spin_win, visible_probability
 from pyengine.math.rtp import rtp_report
 from pyengine.math.simulate import simulate

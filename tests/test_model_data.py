@@ -21,7 +21,7 @@ from pyengine.games.book_of_spells import BookOfSpells
 from pyengine.model import Bet, BetConfig, Paytable, ReelSet, Symbol, SymbolKind
 
 NAME = "book_of_spells.json"
-TEXT = resources.files("pyengine.games").joinpath("data", NAME).read_text(encoding="utf-8")
+TEXT = resources.files("pyengine.games.book_of_spells").joinpath(NAME).read_text(encoding="utf-8")
 RAW: dict[str, Any] = json.loads(TEXT)
 
 

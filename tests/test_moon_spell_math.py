@@ -1,4 +1,4 @@
-"""pyengine.math.moon_spell: the exact RTP of Moon Spell in both modes, its pieces against brute
+"""pyengine.games.moon_spell.report: the exact RTP of Moon Spell in both modes, its pieces against brute
 force on small cases, and seeded simulations through the real play path."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pyengine.data import Field, load_lines_game, read_data_file
 from pyengine.features.hold_and_respin import HoldAndRespinRules, hold_and_respin
 from pyengine.games import get_game
 from pyengine.games.moon_spell import POSITIONS, MoonSpell
-from pyengine.math.moon_spell import (
+from pyengine.games.moon_spell.report import (
     MoonMath,
     PrizeSums,
     bonus_value,

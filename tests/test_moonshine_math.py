@@ -18,7 +18,7 @@ from pyengine.features.pick import PICK, play_board
 from pyengine.games import get_game
 from pyengine.games.moonshine import FEATURE, Moonshine
 from pyengine.math.exact import max_spin_win
-from pyengine.math.moonshine import (
+from pyengine.games.moonshine.report import (
     MoonshineMath,
     moonshine_math,
     pick_distribution,

@@ -24,11 +24,10 @@ from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-f
 
 from pyengine.autoplay import AutoplayLimits
 from pyengine.errors import EngineError, OldVersionError, SnapshotError
-from pyengine.games import register
+from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-import slotui
 from slotui import codecache, pages
 from slotui.controller import Controller
 from slotui.controls import Controls
@@ -1116,24 +1115,28 @@ def _parse_bet(text: str, session: Session) -> Bet | None:
 
 
 async def load_screen(game_id: str) -> None:
-    """Make the game's screen module importable: it travels with the game's art
+    """Make the game's screen package importable: it travels with the game's art
     (games.json ``client``, ``static/games/<id>/client.zip``), so a page downloads only its
-    own game's screen. Its archive goes on ``slotui.__path__`` as it is (zipimport reads the
-    module and its bytecode in place). From the memory snapshot (a repeat visit) it is
+    own game's screen. Its archive goes on the ``__path__`` of the package that holds the
+    plug-in's screen (``slotui.games`` for ``slotui.games.<id>``) as it is: zipimport reads
+    the modules and their bytecode in place. From the memory snapshot (a repeat visit) it is
     already imported."""
-    if f"slotui.{game_id}" in sys.modules or importlib.util.find_spec(f"slotui.{game_id}") is not None:
-        return
     games = json.loads(window.JSON.stringify(STUDIO.games))
     url = next((g.get("client") for g in games["games"] if g["id"] == game_id), None)
     if not url:
         return
+    screen = plugin(game_id).screen
+    if screen in sys.modules or importlib.util.find_spec(screen) is not None:
+        return
+    parent = importlib.import_module(screen.rpartition(".")[0])
     res = await js.fetch(url)
     if not res.ok:
         raise RuntimeError(f"{url}: HTTP {res.status}")
     path = os.path.abspath(f"{game_id}-screen.zip")
     with open(path, "wb") as fh:
         fh.write(bytes((await res.arrayBuffer()).to_py()))
-    slotui.__path__.append(path)
+    parent.__path__.append(path)
+    importlib.invalidate_caches()
 
 
 async def main() -> None:

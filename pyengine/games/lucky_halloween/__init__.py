@@ -3,7 +3,7 @@ cauldron free spins with bonus spins, the Full Moon Bonus ladder and a time jack
 
 The rules are in ``docs/games/lucky_halloween.md``; the numbers (symbols, pays, strips,
 lines, bets, the Rider's fixed chances, cauldrons, ladder, jackpot) in
-``data/lucky_halloween.json``, read by `pyengine.games.lucky_halloween.rules`. Line pays
+``lucky_halloween.json`` beside it, read by `pyengine.games.lucky_halloween.rules`. Line pays
 are kept in units of the bet per line, which is 1/20 of the total bet: a pay of 50 is
 2.5 x the total bet, so every prize is a whole number of minor units at every bet.
 """
@@ -477,8 +477,8 @@ def _pays_json(pays: tuple[int, ...]) -> dict[str, int]:
 
 def load() -> LuckyHalloween:
     """Load the game from its data file."""
-    return LuckyHalloween(load_lines_game(read_data_file("lucky_halloween.json")))
+    return LuckyHalloween(load_lines_game(read_data_file("lucky_halloween.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.math.lucky_halloween:report", screen="slotui.lucky_halloween")
+PLUGIN = Plugin(load=load, report="pyengine.games.lucky_halloween.report:report", screen="slotui.games.lucky_halloween")
 """The game's registration: its loader, its exact RTP report and its client screen."""

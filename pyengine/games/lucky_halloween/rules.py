@@ -3,7 +3,7 @@ spins with their bonus-spin bound, the Full Moon ladder, and their loaders from 
 game's data file (every error names the file and the field).
 
 The game module (`pyengine.games.lucky_halloween`) plays them; the math module
-(`pyengine.math.lucky_halloween`) reads them.
+(`pyengine.games.lucky_halloween.report`) reads them.
 """
 
 from __future__ import annotations

@@ -34,9 +34,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from ..games.moonshine import BonusRules, Moonshine
-from ..model import ReelSet
-from .exact import convolve, count_distribution, line_stats, spin_distribution
+from . import BonusRules, Moonshine
+from ...model import ReelSet
+from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
 __all__ = [
     "MoonshineMath",

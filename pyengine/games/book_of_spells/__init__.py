@@ -1,7 +1,7 @@
 """Book of Spells: 5x3, 1-9 lines, Book wild + scatter, expanding-symbol free spins, gamble.
 
 The rules are in ``docs/games/book_of_spells.md``; the numbers (symbols, pays, strips,
-lines, bets, operator defaults) in ``data/book_of_spells.json``.
+lines, bets, operator defaults) in ``book_of_spells.json`` beside it.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..evaluators import LineEvaluator, evaluate_expanding
-from ..events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
-from ..features.free_spins import FreeSpins
-from ..features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
-from ..model import ReelSet, Window
-from .base import LinesGame, Plugin, spin_lines, Setting, SettingsSchema
-from ..round import Decision, RoundContext, RoundProcess
+from ...data import Field, LinesGameData, load_lines_game, read_data_file
+from ...evaluators import LineEvaluator, evaluate_expanding
+from ...events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
+from ...features.free_spins import FreeSpins
+from ...features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
+from ...model import ReelSet, Window
+from ..base import LinesGame, Plugin, spin_lines, Setting, SettingsSchema
+from ...round import Decision, RoundContext, RoundProcess
 
 __all__ = ["PLUGIN", "BookOfSpells", "FreeSpinRules", "load"]
 
@@ -181,8 +181,8 @@ def _free_spin_rules(f: Field, data: LinesGameData) -> FreeSpinRules:
 
 def load() -> BookOfSpells:
     """Load the game from its data file."""
-    return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json")))
+    return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.math.book_of_spells:report", screen="slotui.book_of_spells")
+PLUGIN = Plugin(load=load, report="pyengine.games.book_of_spells.report:report", screen="slotui.games.book_of_spells")
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -2,7 +2,7 @@
 ladder, Feature Buy and a time jackpot.
 
 The rules are in ``docs/games/moon_spell.md``; the numbers (symbols, pays, strips, lines,
-bets, prize weights, respin chance, ladder, buy price, jackpot) in ``data/moon_spell.json``.
+bets, prize weights, respin chance, ladder, buy price, jackpot) in ``moon_spell.json`` beside it.
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..errors import EngineError
-from ..evaluators import LineEvaluator
-from ..events import Event, FeatureBought, Position, WinCapReached, register_event
-from ..features.hold_and_respin import HoldAndRespinRules, hold_and_respin
-from ..features.jackpot import JackpotRules
-from ..model import Bet, ReelSet
-from ..rng import Rng
-from ..round import Decision, RoundContext, RoundProcess
-from ..values import record
-from .base import LinesGame, Plugin, spin_lines
+from ...data import Field, LinesGameData, load_lines_game, read_data_file
+from ...errors import EngineError
+from ...evaluators import LineEvaluator
+from ...events import Event, FeatureBought, Position, WinCapReached, register_event
+from ...features.hold_and_respin import HoldAndRespinRules, hold_and_respin
+from ...features.jackpot import JackpotRules
+from ...model import Bet, ReelSet
+from ...rng import Rng
+from ...round import Decision, RoundContext, RoundProcess
+from ...values import record
+from ..base import LinesGame, Plugin, spin_lines
 
 __all__ = ["MODES", "PLUGIN", "BuyRules", "MoonCashWin", "MoonPrizes", "MoonRules", "MoonSpell", "load"]
 
@@ -258,8 +258,8 @@ def _buy_rules(f: Field, trigger: int) -> BuyRules:
 
 def load() -> MoonSpell:
     """Load the game from its data file."""
-    return MoonSpell(load_lines_game(read_data_file("moon_spell.json")))
+    return MoonSpell(load_lines_game(read_data_file("moon_spell.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.math.moon_spell:report", screen="slotui.moon_spell")
+PLUGIN = Plugin(load=load, report="pyengine.games.moon_spell.report:report", screen="slotui.games.moon_spell")
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..evaluators import LineEvaluator, refill
-from ..evaluators.lines import Wilds, wild_set
-from ..features.cascade import CascadeRules
-from ..games.full_moon_fever import FullMoonFever
-from ..model import Payline, ReelSet
-from .exact import convolve, count_distribution, line_stats, spin_distribution
+from ...evaluators import LineEvaluator, refill
+from ...evaluators.lines import Wilds, wild_set
+from ...features.cascade import CascadeRules
+from . import FullMoonFever
+from ...model import Payline, ReelSet
+from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
 __all__ = ["FeatureSpin", "FullMoonMath", "cascade_distribution", "free_spin", "full_moon_math", "report"]
 

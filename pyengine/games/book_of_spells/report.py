@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..games.book_of_spells import BookOfSpells
-from ..model import Bet, ReelSet
-from ..rng import ScriptedRng
-from ..round import RoundContext
-from .compound import capped_feature
-from .exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
+from . import BookOfSpells
+from ...model import Bet, ReelSet
+from ...rng import ScriptedRng
+from ...round import RoundContext
+from ...math.compound import capped_feature
+from ...math.exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
 
 __all__ = [
     "BookMath",

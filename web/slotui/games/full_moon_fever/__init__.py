@@ -20,20 +20,20 @@ from typing import Any
 
 from pyengine import events as ev
 
-from . import pages
-from .beats import Beat, GameScreen, register_screen, symbol_name
-from .canvas import Canvas
-from .cascade import Cascades
-from .expanding import ExpandingSymbol
-from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard, ask_start
-from .layout import Layout
-from .overlay import IntroCard
-from .pages import PageContext, img, pct
-from .pick import PickLook, PickOverlay, RevealBeat
-from .render import GOLD, INK, draw_symbol
-from .stage import Stage
-from .timing import clamp01, ease_out_cubic
+from ... import pages
+from ...beats import Beat, GameScreen, register_screen, symbol_name
+from ...canvas import Canvas
+from ...cascade import Cascades
+from ...expanding import ExpandingSymbol
+from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...intro import FeatureCard, ask_start
+from ...layout import Layout
+from ...overlay import IntroCard
+from ...pages import PageContext, img, pct
+from ...pick import PickLook, PickOverlay, RevealBeat
+from ...render import GOLD, INK, draw_symbol
+from ...stage import Stage
+from ...timing import clamp01, ease_out_cubic
 
 __all__ = [
     "EGO_SUFFIX",

@@ -3,7 +3,7 @@ Sheriff scatter and the Moonshine Bonus: a board of 3 x 6 blocks picked until a 
 Spins" block, then free spins at the spins and multiplier the blocks gave.
 
 The rules are in ``docs/games/moonshine.md``; the numbers (symbols, pays in coins, strips,
-lines, coins, the bonus board) in ``data/moonshine.json``.
+lines, coins, the bonus board) in ``moonshine.json`` beside it.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..evaluators import LineEvaluator
-from ..events import LineWin, Position, ScatterWin, Spin, WinMultiplier
-from ..features.free_spins import FreeSpins
-from ..features.pick import PickRules, play_pick
-from ..model import ReelSet
-from ..round import Decision, RoundContext, RoundProcess
-from .base import LinesGame, Plugin
+from ...data import Field, LinesGameData, load_lines_game, read_data_file
+from ...evaluators import LineEvaluator
+from ...events import LineWin, Position, ScatterWin, Spin, WinMultiplier
+from ...features.free_spins import FreeSpins
+from ...features.pick import PickRules, play_pick
+from ...model import ReelSet
+from ...round import Decision, RoundContext, RoundProcess
+from ..base import LinesGame, Plugin
 
 __all__ = ["FEATURE", "PLUGIN", "BonusRules", "Moonshine", "load"]
 
@@ -267,8 +267,8 @@ def _bonus_rules(f: Field, data: LinesGameData) -> BonusRules:
 
 def load() -> Moonshine:
     """Load the game from its data file."""
-    return Moonshine(load_lines_game(read_data_file("moonshine.json")))
+    return Moonshine(load_lines_game(read_data_file("moonshine.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.math.moonshine:report", screen="slotui.moonshine")
+PLUGIN = Plugin(load=load, report="pyengine.games.moonshine.report:report", screen="slotui.games.moonshine")
 """The game's registration: its loader, its exact RTP report and its client screen."""

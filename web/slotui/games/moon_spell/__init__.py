@@ -16,12 +16,12 @@ from typing import Any
 from pyengine import events as ev
 from pyengine.games.moon_spell import MoonPrizes
 
-from . import pages
-from .beats import Beat, GameScreen, register_screen, symbol_name
-from .intro import FeatureCard, ask_start
-from .pages import PageContext, img, pct, x_text
-from .respins import FEATURE, HoldAndRespin, RespinWords, lookahead
-from .stage import Stage
+from ... import pages
+from ...beats import Beat, GameScreen, register_screen, symbol_name
+from ...intro import FeatureCard, ask_start
+from ...pages import PageContext, img, pct, x_text
+from ...respins import FEATURE, HoldAndRespin, RespinWords, lookahead
+from ...stage import Stage
 
 __all__ = ["SCREEN", "buy_html", "paytable_html", "rebuild_feature", "rules_html"]
 

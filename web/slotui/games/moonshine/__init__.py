@@ -21,18 +21,18 @@ from typing import Any
 
 from pyengine import events as ev
 
-from . import pages
-from .beats import Beat, GameScreen, WinsBeat, choice, register_screen, symbol_name
-from .canvas import Canvas
-from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard, ask_start
-from .layout import BACKGROUND, FRAME, LOGO, Layout, Picture
-from .overlay import IntroCard
-from .pages import PageContext, img
-from .pick import PickLook, PickOverlay
-from .render import GOLD
-from .stage import Stage
-from .view import Banner
+from ... import pages
+from ...beats import Beat, GameScreen, WinsBeat, choice, register_screen, symbol_name
+from ...canvas import Canvas
+from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...intro import FeatureCard, ask_start
+from ...layout import BACKGROUND, FRAME, LOGO, Layout, Picture
+from ...overlay import IntroCard
+from ...pages import PageContext, img
+from ...pick import PickLook, PickOverlay
+from ...render import GOLD
+from ...stage import Stage
+from ...view import Banner
 
 __all__ = [
     "SCREEN",

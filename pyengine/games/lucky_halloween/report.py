@@ -34,9 +34,9 @@ from functools import cache
 from itertools import combinations, product
 from typing import Any
 
-from ..games.lucky_halloween import FEATURES, LuckyHalloween
-from ..model import ReelSet
-from .exact import line_stats
+from . import FEATURES, LuckyHalloween
+from ...model import ReelSet
+from ...math.exact import line_stats
 
 __all__ = [
     "HalloweenMath",

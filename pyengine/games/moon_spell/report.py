@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..games.moon_spell import POSITIONS, MoonSpell
-from .exact import convolve, count_distribution, line_stats
+from . import POSITIONS, MoonSpell
+from ...math.exact import convolve, count_distribution, line_stats
 
 __all__ = [
     "BaseSpinStats",

@@ -2,7 +2,7 @@
 a pet to feed (an extra wild) and Winfalls: cascading free spins with a x1..x5 ladder.
 
 The rules are in ``docs/games/full_moon_fever.md``; the numbers (symbols, both paytables,
-strips, lines, bets, the free-spin count weights, the pets) in ``data/full_moon_fever.json``.
+strips, lines, bets, the free-spin count weights, the pets) in ``full_moon_fever.json`` beside it.
 
 Equal RTP for every pet, by construction: the free-spin strips carry one "chosen pet" slot
 (``PET`` in the data); each pet's strips are those strips with the slot relabelled as the
@@ -16,16 +16,16 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..data import Field, LinesGameData, load_lines_game, read_data_file
-from ..errors import EngineError
-from ..evaluators import LineEvaluator, positions_of_wins
-from ..events import Event, LineWin, ScatterWin, Spin
-from ..features.cascade import CascadeRules, Judge, play_cascades
-from ..features.free_spins import FreeSpins
-from ..features.pick import PickRules, play_pick
-from ..model import Bet, Paytable, ReelSet, Window
-from ..round import Decision, RoundContext, RoundProcess
-from .base import LinesGame, Plugin
+from ...data import Field, LinesGameData, load_lines_game, read_data_file
+from ...errors import EngineError
+from ...evaluators import LineEvaluator, positions_of_wins
+from ...events import Event, LineWin, ScatterWin, Spin
+from ...features.cascade import CascadeRules, Judge, play_cascades
+from ...features.free_spins import FreeSpins
+from ...features.pick import PickRules, play_pick
+from ...model import Bet, Paytable, ReelSet, Window
+from ...round import Decision, RoundContext, RoundProcess
+from ..base import LinesGame, Plugin
 
 __all__ = ["PLUGIN", "FullMoonFever", "WinfallsRules", "load"]
 
@@ -233,8 +233,8 @@ def _winfalls_rules(f: Field, data: LinesGameData) -> WinfallsRules:
 
 def load() -> FullMoonFever:
     """Load the game from its data file."""
-    return FullMoonFever(load_lines_game(read_data_file("full_moon_fever.json")))
+    return FullMoonFever(load_lines_game(read_data_file("full_moon_fever.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.math.full_moon_fever:report", screen="slotui.full_moon_fever")
+PLUGIN = Plugin(load=load, report="pyengine.games.full_moon_fever.report:report", screen="slotui.games.full_moon_fever")
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -23,19 +23,19 @@ from typing import Any
 from pyengine import events as ev
 from pyengine.games.lucky_halloween import LadderClimb, LadderStart, LadderWin, RiderAppears, RiderSymbols
 
-from . import pages
-from .beats import BannerBeat, Beat, GameScreen, register_screen, symbol_name
-from .canvas import Canvas
-from .freespins import FreeSpins, FreeSpinsWords, begin
-from .intro import FeatureCard, ask_start
-from .layout import BACKGROUND, FRAME, LOGO, Layout, Picture
-from .overlay import IntroCard
-from .pages import PageContext, img, pct, x_text
-from .pick import PickLook
-from .render import GOLD, INK, PANEL, draw_symbol
-from .stage import Stage
-from .timing import clamp01, ease_in_out, ease_out_back, ease_out_cubic
-from .view import Banner, View
+from ... import pages
+from ...beats import BannerBeat, Beat, GameScreen, register_screen, symbol_name
+from ...canvas import Canvas
+from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...intro import FeatureCard, ask_start
+from ...layout import BACKGROUND, FRAME, LOGO, Layout, Picture
+from ...overlay import IntroCard
+from ...pages import PageContext, img, pct, x_text
+from ...pick import PickLook
+from ...render import GOLD, INK, PANEL, draw_symbol
+from ...stage import Stage
+from ...timing import clamp01, ease_in_out, ease_out_back, ease_out_cubic
+from ...view import Banner, View
 
 __all__ = [
     "SCREEN",

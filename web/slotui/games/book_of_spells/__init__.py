@@ -10,17 +10,17 @@ from html import escape
 
 from pyengine import events as ev
 
-from . import pages
-from .beats import Beat, GameScreen, choice, register_screen, symbol_name
-from .canvas import Canvas
-from .expanding import ExpandedReels, ExpandingSymbol, wins_beat
-from .freespins import FreeSpins, begin
-from .gamble import CARD_BACK
-from .intro import ask_start
-from .layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
-from .overlay import IntroCard
-from .render import GOLD, INK, draw_symbol
-from .stage import Stage
+from ... import pages
+from ...beats import Beat, GameScreen, choice, register_screen, symbol_name
+from ...canvas import Canvas
+from ...expanding import ExpandedReels, ExpandingSymbol, wins_beat
+from ...freespins import FreeSpins, begin
+from ...gamble import CARD_BACK
+from ...intro import ask_start
+from ...layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
+from ...overlay import IntroCard
+from ...render import GOLD, INK, draw_symbol
+from ...stage import Stage
 
 __all__ = ["SCREEN", "BookIntro", "IntroBeat", "paytable_html", "rebuild_feature", "rules_html"]
 
