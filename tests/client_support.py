@@ -56,7 +56,7 @@ FRAME_MS = 16.7
 """One animation frame at 60 Hz."""
 
 GAME_EVENT_TYPES = EventTypes()
-"""Game id -> the event types its rounds bring, from its test kit (``tests/games/<id>.py``):
+"""Game id -> the event types its rounds bring, from its test kit (``tests/games/<id>/__init__.py``):
 its client tests play every one of them."""
 
 

@@ -1,5 +1,5 @@
 """The shape of a golden round (`Case`) and the checks a game's cases build from; each game's
-cases are in its test kit (``tests/games/<id>.py``, ``GOLDEN``), written by
+cases are in its test kit (``tests/games/<id>/__init__.py``, ``GOLDEN``), written by
 ``tests/make_golden.py``."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Write the golden replay files: ``python tests/make_golden.py``.
 
-Each game's cases are in its test kit (``tests/games/<id>.py``, ``GOLDEN``). A case is a
+Each game's cases are in its test kit (``tests/games/<id>/__init__.py``, ``GOLDEN``). A case is a
 round played through `Session` with a scripted way of answering decisions (and a bet mode:
 ``buy`` for a bought feature); the case's seed is the first one (from a fixed search
 stream) whose round shows what the case is about. The
@@ -32,7 +32,7 @@ GOLDEN = ROOT / "tests" / "golden"
 
 
 def cases() -> list[Case]:
-    """Every registered game's golden rounds, asked of its test kit (``tests/games/<id>.py``)."""
+    """Every registered game's golden rounds, asked of its test kit (``tests/games/<id>/__init__.py``)."""
     return [case for game in game_ids() for case in kit(game).GOLDEN]
 
 

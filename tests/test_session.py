@@ -619,7 +619,7 @@ def test_edited_history_record_is_refused(field: str, value: Any) -> None:
 # -- events as JSON -------------------------------------------------------------------------------------
 def _collect_events() -> list[Event]:
     """Real events of every type: a session's rounds, and the golden rounds of every
-    registered game replayed (each game's kit, ``tests/games/<id>.py``, has golden rounds
+    registered game replayed (each game's kit, ``tests/games/<id>/__init__.py``, has golden rounds
     that reach every feature of the game)."""
     out: list[Event] = []
     s = new(seed=17)

@@ -1,5 +1,5 @@
 """Each game's test kit: what the shared tests ask of a game, in the game's own file
-``tests/games/<id>.py``, so that no shared test names a game.
+``tests/games/<id>/__init__.py`` (beside the game's own tests), so that no shared test names a game.
 
 A kit defines ``EVENT_TYPES`` (every event type the game's rounds bring: its client tests
 play each one, and together the games play every event type there is) and ``GOLDEN`` (its
@@ -22,14 +22,14 @@ SHARED_EVENT_TYPES = ("round_start", "spin", "line_win", "decision_pending", "ch
 
 
 def kit(game_id: str) -> ModuleType:
-    """The test kit of ``game_id`` (``tests/games/<id>.py``)."""
+    """The test kit of ``game_id``: ``tests/games/<id>/__init__.py``."""
     try:
         return importlib.import_module(f"tests.games.{game_id}")
     except ModuleNotFoundError as exc:
         if exc.name != f"tests.games.{game_id}":
             raise
         raise AssertionError(
-            f"game {game_id!r} has no test kit: add tests/games/{game_id}.py with EVENT_TYPES and GOLDEN"
+            f"game {game_id!r} has no test kit: add tests/games/{game_id}/__init__.py with EVENT_TYPES and GOLDEN"
         ) from None
 
 
