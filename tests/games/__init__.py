@@ -9,12 +9,15 @@ golden rounds, `tests.golden_cases.Case`, written by ``tests/make_golden.py``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 
-from pyengine.games import game_ids
+from pyengine.games import Game, game_ids, get_game
 
-__all__ = ["SHARED_EVENT_TYPES", "EventTypes", "kit"]
+__all__ = [
+    "SHARED_EVENT_TYPES", "EventTypes", "a_game", "decides", "games_where", "has_jackpot", "has_mode",
+    "has_setting", "kit",
+]
 
 SHARED_EVENT_TYPES = ("round_start", "spin", "line_win", "decision_pending", "choice_made", "win_cap_reached",
                       "round_end")
@@ -45,3 +48,40 @@ class EventTypes(Mapping[str, frozenset[str]]):
 
     def __len__(self) -> int:
         return len(game_ids())
+
+
+# -- asking the games: a shared test that needs a game with some property asks for one ------
+
+
+def games_where(test: Callable[[Game], bool]) -> list[str]:
+    """The registered games (ids, in registry order) that pass ``test``."""
+    return [g for g in game_ids() if test(get_game(g))]
+
+
+def a_game(test: Callable[[Game], bool] = lambda _g: True, what: str = "any game") -> str:
+    """The first registered game that passes ``test`` (``what`` says what it asks for, in
+    the failure when no game has it)."""
+    found = games_where(test)
+    if not found:
+        raise AssertionError(f"no registered game has {what}")
+    return found[0]
+
+
+def decides(decision: str) -> Callable[[Game], bool]:
+    """Whether a game's rounds may wait on ``decision`` (its ``describe()["decisions"]``)."""
+    return lambda g: decision in g.describe().get("decisions", ())
+
+
+def has_mode(mode: str) -> Callable[[Game], bool]:
+    """Whether a game offers the round mode ``mode`` (``"buy"``: a feature buy)."""
+    return lambda g: mode in g.modes
+
+
+def has_jackpot(game: Game) -> bool:
+    """Whether a game has a time jackpot."""
+    return game.jackpot is not None
+
+
+def has_setting(name: str) -> Callable[[Game], bool]:
+    """Whether a game has the operator setting ``name``."""
+    return lambda g: name in g.default_settings()
