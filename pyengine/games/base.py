@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from ..data import Field, LinesGameData
 from ..errors import EngineError
 from ..evaluators import LineEvaluator
-from ..events import LineWin, Spin
+from ..events import LineWin, Position, ScatterWin, Spin
 from ..features.jackpot import JackpotRules
 from ..model import MAX_SETTING, Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
@@ -108,6 +108,15 @@ def spin_lines(
         win += amount
         append(LineWin(line, symbol, count, positions, multiplier, amount))
     return stops, window, win
+
+
+def pay_scatter(ctx: RoundContext, symbol: str, positions: tuple[Position, ...], pay: int, multiplier: int = 1) -> int:
+    """A scatter win of ``symbol`` at ``positions`` paying ``pay`` x the total bet (x
+    ``multiplier``): emit its `ScatterWin` and return the amount. Called only for a paying
+    count (``pay`` > 0): the look-up of the pay stays on the caller's hot path."""
+    amount = pay * ctx.bet.total * multiplier
+    ctx.events.append(ScatterWin(symbol, len(positions), positions, pay, amount))
+    return amount
 
 
 @dataclass(frozen=True, slots=True)

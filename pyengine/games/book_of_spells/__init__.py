@@ -12,11 +12,11 @@ from typing import Any
 
 from ...data import Field, LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator, evaluate_expanding
-from ...events import ExpandedWin, ExpandingSymbolChosen, ScatterWin
+from ...events import ExpandedWin, ExpandingSymbolChosen
 from ...features.free_spins import FreeSpins
 from ...features.gamble import COLLECT_OR_GAMBLE, gamble_offered, play_gamble
 from ...model import ReelSet, Window
-from ..base import LinesGame, Plugin, spin_lines, Setting, SettingsSchema
+from ..base import LinesGame, Plugin, pay_scatter, spin_lines, Setting, SettingsSchema
 from ...round import Decision, RoundContext, RoundProcess
 
 __all__ = ["PLUGIN", "BookOfSpells", "FreeSpinRules", "load"]
@@ -88,7 +88,6 @@ class BookOfSpells(LinesGame):
         """Spin ``reels``; emit the spin, its line wins and its Book scatter win; return
         (window, win, books)."""
         stops, window, win = spin_lines(ctx, reels, lines, phase)
-        bet = ctx.bet
         # The Books are looked up per reel stop: the positions `evaluate_scatter` would find.
         b0, b1, b2, b3, b4 = books_at
         s0, s1, s2, s3, s4 = stops
@@ -96,9 +95,7 @@ class BookOfSpells(LinesGame):
         n = len(books)
         multiplier = self._scatter_pays[n]
         if multiplier:
-            amount = multiplier * bet.total
-            win += amount
-            ctx.events.append(ScatterWin(self.book, n, books, multiplier, amount))
+            win += pay_scatter(ctx, self.book, books, multiplier)
         return window, win, n
 
     def play(self, ctx: RoundContext) -> RoundProcess:
@@ -110,9 +107,7 @@ class BookOfSpells(LinesGame):
         books = len(found)
         multiplier = self._scatter_pays[books]
         if multiplier:
-            amount = multiplier * ctx.bet.total
-            win += amount
-            ctx.events.append(ScatterWin(self.book, books, found, multiplier, amount))
+            win += pay_scatter(ctx, self.book, found, multiplier)
         ctx.win = win
         capped = False
         if books >= self.free_spins.trigger:

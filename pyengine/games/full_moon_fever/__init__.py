@@ -19,13 +19,13 @@ from typing import Any
 from ...data import Field, LinesGameData, load_lines_game, read_data_file
 from ...errors import EngineError
 from ...evaluators import LineEvaluator, positions_of_wins
-from ...events import Event, LineWin, ScatterWin, Spin
+from ...events import Event, LineWin, Spin
 from ...features.cascade import CascadeRules, Judge, play_cascades
 from ...features.free_spins import FreeSpins
 from ...features.pick import PickRules, play_pick
 from ...model import Bet, Paytable, ReelSet, Window
 from ...round import Decision, RoundContext, RoundProcess
-from ..base import LinesGame, Plugin
+from ..base import LinesGame, Plugin, pay_scatter
 
 __all__ = ["PLUGIN", "FullMoonFever", "WinfallsRules", "load"]
 
@@ -107,9 +107,7 @@ class FullMoonFever(LinesGame):
         n = len(houses)
         multiplier = self._scatter_pays[n]
         if multiplier:
-            amount = multiplier * ctx.bet.total
-            win += amount
-            ctx.events.append(ScatterWin(self.scatter, n, houses, multiplier, amount))
+            win += pay_scatter(ctx, self.scatter, houses, multiplier)
         ctx.win = win
         if n >= self.winfalls.trigger:
             ctx.features.append("free_spins")

@@ -16,14 +16,14 @@ from typing import Any, ClassVar
 
 from ...data import LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator
-from ...events import Event, LineWin, Position, ScatterWin, Spin, WinMultiplier, register_event
+from ...events import Event, LineWin, Position, Spin, WinMultiplier, register_event
 from ...features.free_spins import FreeSpins
 from ...features.jackpot import JackpotRules
 from ...features.pick import PickRules, play_board, shuffled
 from ...model import ReelSet, Window
 from ...round import Decision, RoundContext, RoundProcess
 from ...values import record
-from ..base import LinesGame, Plugin
+from ..base import LinesGame, Plugin, pay_scatter
 from .rules import (
     BONUS_SPINS,
     CELLS,
@@ -250,7 +250,6 @@ class LuckyHalloween(LinesGame):
         self, ctx: RoundContext, free: tuple[Position, ...], bonus: tuple[Position, ...], multiplier: int
     ) -> int:
         """Emit the scatter wins of ``free`` and ``bonus`` (positions) and return their sum."""
-        total = ctx.bet.total * multiplier
         win = 0
         for symbol, positions, pays in (
             (self.free_symbol, free, self.free_pays),
@@ -258,9 +257,7 @@ class LuckyHalloween(LinesGame):
         ):
             x = pays[min(len(positions), len(pays) - 1)]
             if x:
-                amount = x * total
-                win += amount
-                ctx.events.append(ScatterWin(symbol, len(positions), positions, x, amount))
+                win += pay_scatter(ctx, symbol, positions, x, multiplier)
         return win
 
     def _line_wins(self, ctx: RoundContext, window: Window, multiplier: int) -> int:

@@ -14,12 +14,12 @@ from typing import Any
 
 from ...data import Field, LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator
-from ...events import LineWin, Position, ScatterWin, Spin, WinMultiplier
+from ...events import LineWin, Position, Spin, WinMultiplier
 from ...features.free_spins import FreeSpins
 from ...features.pick import PickRules, play_pick
 from ...model import ReelSet
 from ...round import Decision, RoundContext, RoundProcess
-from ..base import LinesGame, Plugin
+from ..base import LinesGame, Plugin, pay_scatter
 
 __all__ = ["FEATURE", "PLUGIN", "BonusRules", "Moonshine", "load"]
 
@@ -130,11 +130,7 @@ class Moonshine(LinesGame):
     def _sheriff_win(self, ctx: RoundContext, positions: tuple[Position, ...], multiplier: int) -> int:
         """The Sheriff's scatter win (pay x total bet x ``multiplier``), its event emitted."""
         pay = self._scatter_pays[len(positions)]
-        if not pay:
-            return 0
-        amount = pay * ctx.bet.total * multiplier
-        ctx.events.append(ScatterWin(self.sheriff, len(positions), positions, pay, amount))
-        return amount
+        return pay_scatter(ctx, self.sheriff, positions, pay, multiplier) if pay else 0
 
     def play(self, ctx: RoundContext) -> RoundProcess:
         stops, _, win = self.spin_lines(ctx, self.base_reels, self.lines, "base")
