@@ -18,15 +18,47 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from fractions import Fraction
+from typing import Any, Protocol
 
 from ..errors import EngineError
 from ..games import get_game, plugin
 
-__all__ = ["MAX_WIN_KEYS", "odds_text", "rtp_report"]
+__all__ = ["MAX_WIN_KEYS", "odds_text", "report_header", "rtp_report"]
 
 MAX_WIN_KEYS = ("max_win_x", "max_win_bound", "max_win_probability")
 """What every game's report says of its maximum win (see the module's docstring)."""
+
+
+class _Named(Protocol):
+    id: str
+    target_rtp: Fraction
+
+
+def report_header(
+    game: _Named,
+    mode: str,
+    rtp: Fraction,
+    *,
+    method: str,
+    components: Mapping[str, Fraction],
+    target: Fraction | None = None,
+    summary: list[str] | None = None,
+) -> dict[str, Any]:
+    """The fields every report starts with: the game and mode, the RTP (as a float and as
+    the exact fraction), the target (the game's unless ``target``), how it was computed
+    (``method``), its ``breakdown`` by component and, where given, the ``summary`` lines the
+    CLI prints. A report adds its own figures and the maximum win (`MAX_WIN_KEYS`)."""
+    head: dict[str, Any] = {"summary": summary} if summary is not None else {}
+    return head | {
+        "game": game.id,
+        "mode": mode,
+        "rtp": float(rtp),
+        "target_rtp": float(game.target_rtp if target is None else target),
+        "rtp_exact": str(rtp),
+        "method": method,
+        "breakdown": {k: float(v) for k, v in components.items()},
+    }
 
 
 def odds_text(probability: float | None) -> str:

@@ -26,6 +26,7 @@ from ...evaluators.lines import Wilds, wild_set
 from ...features.cascade import CascadeRules
 from . import FullMoonFever
 from ...model import Payline, ReelSet
+from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
 __all__ = ["FeatureSpin", "FullMoonMath", "cascade_distribution", "free_spin", "full_moon_math", "report"]
@@ -420,21 +421,19 @@ def report(game: FullMoonFever, mode: str, settings: Mapping[str, int], lines: i
             f"max win {float(max_win_x):,.2f}x: the best base spin and {max_spins} free spins that each win the "
             f"most one spin can, {float(Fraction(spin.max_win, lines)):.2f}x (1 free spin in {1 / float(best_p):,.0f})",
         ],
-        "game": game.id,
-        "mode": "base",
-        "rtp": float(m.rtp),
-        "rtp_exact": str(m.rtp),
-        "target_rtp": float(game.target_rtp),
-        "method": (
-            "exact: base line wins from per-reel symbol counts, the Haunted House by convolution; one "
-            f"Winfalls spin by enumerating all {radix:,} stop combinations of the free strips, each cascade "
-            "played out (refill from the strip above); the feature is E[spins] x E[spin] (Wald); fractions"
+        **report_header(
+            game, mode, m.rtp,
+            method=(
+                "exact: base line wins from per-reel symbol counts, the Haunted House by convolution; one "
+                f"Winfalls spin by enumerating all {radix:,} stop combinations of the free strips, each cascade "
+                "played out (refill from the strip above); the feature is E[spins] x E[spin] (Wald); fractions"
+            ),
+            components={
+                "base_lines": m.base_lines,
+                "base_scatter": m.base_scatter,
+                "winfalls": m.free_spins,
+            },
         ),
-        "breakdown": {
-            "base_lines": float(m.base_lines),
-            "base_scatter": float(m.base_scatter),
-            "winfalls": float(m.free_spins),
-        },
         "hit_rate": float(m.hit_rate),
         "line_hit_probability": float(m.line_hit),
         "sigma": sigma,

@@ -36,6 +36,7 @@ from typing import Any
 
 from . import FEATURES, LuckyHalloween
 from ...model import ReelSet
+from ...math.rtp import report_header
 from ...math.exact import line_stats
 
 __all__ = [
@@ -439,19 +440,17 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
     lad = game.ladder
     rider = game.rider
     out: dict[str, Any] = {
-        "game": game.id,
-        "mode": mode,
-        "rtp": float(m.rtp),
-        "target_rtp": float(game.target_rtp),
-        "rtp_exact": str(m.rtp),
-        "method": (
-            "exact (fractions): line wins from per-reel symbol counts with the Rider's placed symbols fixing "
-            "reels per line; scatter counts by convolution per placement; the Rider as a mixture of modified "
-            "spins with fixed chances; free spins by Wald's identity over the bonus-spin awards (bounded); the "
-            "ladder as an acyclic absorbing chain; the time jackpot returns exactly its "
-            f"{game.jackpot.contribution} contribution"
+        **report_header(
+            game, mode, m.rtp,
+            method=(
+                "exact (fractions): line wins from per-reel symbol counts with the Rider's placed symbols fixing "
+                "reels per line; scatter counts by convolution per placement; the Rider as a mixture of modified "
+                "spins with fixed chances; free spins by Wald's identity over the bonus-spin awards (bounded); the "
+                "ladder as an acyclic absorbing chain; the time jackpot returns exactly its "
+                f"{game.jackpot.contribution} contribution"
+            ),
+            components=m.components,
         ),
-        "breakdown": {k: float(v) for k, v in m.components.items()},
         "rider_frequency": {f: float(p) for f, p in m.rider.items()},
         "rider_every": {f: _every(p) for f, p in m.rider.items()},
         "pumpkin_tree_odds": {str(v): float(m.rider["pumpkin_tree"] * p) for v, p in _weights(rider.tree).items()},

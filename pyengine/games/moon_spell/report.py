@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import POSITIONS, MoonSpell
+from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats
 
 __all__ = [
@@ -634,13 +635,11 @@ def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) 
             "max-win cap from the exact distribution of the prize sum"
         )
     report: dict[str, Any] = {
-        "game": game.id,
-        "mode": mode,
-        "rtp": float(mm.rtp),
-        "target_rtp": float(target),
-        "rtp_exact": str(mm.rtp),
-        "method": method,
-        "breakdown": {k: float(v) for k, v in mm.components.items()},
+        **report_header(
+            game, mode, mm.rtp, target=target,
+            method=method,
+            components=mm.components,
+        ),
         "max_win_x": game.max_win_x,
         "max_win_bound": False,
         "max_win_probability": float(mm.max_win),

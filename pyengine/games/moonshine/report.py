@@ -36,6 +36,7 @@ from typing import Any
 
 from . import BonusRules, Moonshine
 from ...model import ReelSet
+from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
 __all__ = [
@@ -356,23 +357,21 @@ def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) 
             "multiplier_probability": float(sum((p for (_, x), p in dist.items() if x == m_top), Fraction(0))),
         }
     out: dict[str, Any] = {
-        "game": game.id,
-        "mode": mode,
-        "rtp": float(m.rtp),
-        "target_rtp": float(game.target_rtp),
-        "rtp_exact": str(m.rtp),
-        "method": (
-            "exact (fractions): line and Grandma wins from per-reel symbol counts; the Sheriff and the bonus "
-            "symbol by convolving the reels' column counts; the pick in closed form over the board's blocks "
-            "(E[spins x multiplier]) times the exact value of one free spin; checked against the exact "
-            "distribution of one base spin (with its bonus count) and one free spin over every stop combination"
+        **report_header(
+            game, mode, m.rtp,
+            method=(
+                "exact (fractions): line and Grandma wins from per-reel symbol counts; the Sheriff and the bonus "
+                "symbol by convolving the reels' column counts; the pick in closed form over the board's blocks "
+                "(E[spins x multiplier]) times the exact value of one free spin; checked against the exact "
+                "distribution of one base spin (with its bonus count) and one free spin over every stop combination"
+            ),
+            components={
+                "base_lines": m.base_lines,
+                "base_sheriff": m.base_sheriff,
+                "bonus_lines": m.bonus_lines,
+                "bonus_sheriff": m.bonus_sheriff,
+            },
         ),
-        "breakdown": {
-            "base_lines": float(m.base_lines),
-            "base_sheriff": float(m.base_sheriff),
-            "bonus_lines": float(m.bonus_lines),
-            "bonus_sheriff": float(m.bonus_sheriff),
-        },
         "max_win_x": float(fig.max_win),
         "max_win_bound": False,
         "max_win_probability": float(fig.max_win_probability),
