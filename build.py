@@ -855,19 +855,48 @@ def _build_into(
     tmp: Path, out: Path, packer: Packer, *, python: Path, snapshot: bool, plugins: dict[str, str], lock: Any
 ) -> SiteBuild:
     """`build_site`'s steps, writing into ``tmp`` and renaming it to ``out`` at the end."""
-    # Pages, their scripts, the Python client and the game's entry point.
+    _pages_and_art(tmp)
+    ps_files, ps_plugins = _runtimes(tmp, packer)
+    wheel, files = _engine_and_client(tmp, python, plugins)
+    made, stdlib_modules = make_stdlib(wheel, tmp / "slotui.zip")
+    stdlib = made / "stdlib.zip"
+    _copy(stdlib, tmp / "pyodide" / "stdlib.zip")
+    _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
+    # The engine: the wheel's members with the bytecode of the modules the page imports.
+    engine_zip(tmp / "wheels" / "engine.zip", wheel, made / "engine-pyc.zip")
+    screens = playable_games(python)
+    _screens_and_snapshot(tmp, made, stdlib, screens, snapshot=snapshot)
+    config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
+    (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
+    ids = list(screens)
+    _games_json(tmp, python, wheel, ids, plugins, lock, ps_files)
+    version, rel_files = _service_worker(tmp, ids)
+    raw_total, gz_total, br_total = _precompress_all(tmp, packer)
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+    return SiteBuild(
+        out, version, [*rel_files, "sw.js"], raw_total, gz_total,
+        br_bytes=br_total, stdlib_modules=len(stdlib_modules), games=ids,
+    )
+
+
+def _pages_and_art(tmp: Path) -> None:
+    """The pages, their scripts, the game's entry point (web/main.py), the client modules as
+    one archive (one request instead of one per module) and the hand-made assets."""
     for name in (*SITE_PAGES, *SITE_SCRIPTS):
         _copy(WEB / name, tmp / name)
     if (WEB / "main.py").exists():
         _copy(WEB / "main.py", tmp / "main.py")
     else:
         log("WARNING: web/main.py is missing: play.html will not reach ready")
-    # The client modules travel as one archive: one request instead of one per module.
     client_zip(tmp / "slotui.zip")
-    # Hand-made assets.
     for p in _tree_files(STATIC):
         _copy(p, tmp / p.relative_to(ROOT))
-    # The runtimes: only what a page loads.
+
+
+def _runtimes(tmp: Path, packer: Packer) -> tuple[list[str], list[str]]:
+    """Pyodide and PyScript: only what a page loads. Returns PyScript's files and plugins."""
     for name in PYODIDE_FILES:
         _copy(PYODIDE_DIR / name, tmp / "pyodide" / name)
         # The runtimes never change: compress them now, beside the build's other work.
@@ -884,27 +913,26 @@ def _build_into(
             text = _skip_pyscript_import(text)
         (tmp / "pyscript").mkdir(exist_ok=True)
         (tmp / "pyscript" / name).write_text(text, encoding="utf-8")
-    # The engine wheel (for download; the page imports its members from wheels/engine.zip).
+    return ps_files, ps_plugins
+
+
+def _engine_and_client(tmp: Path, python: Path, plugins: dict[str, str]) -> tuple[Path, dict[str, str]]:
+    """The engine wheel (for download; the page imports its members from wheels/engine.zip)
+    and the files PyScript writes into its working folder (web/main.py puts the zips on
+    sys.path: nothing to unpack). Returns the wheel and PyScript's ``files``."""
     wheel = build_wheel(python)
     _copy(wheel, tmp / "wheels" / wheel.name)
-    # The page imports the engine and the client in place, from zips PyScript writes into its
-    # working folder (web/main.py puts them on sys.path): nothing to unpack.
     files: dict[str, str] = {"./wheels/engine.zip": "./engine.zip", "./slotui.zip": "./slotui.zip"}
     if plugins:
         _plugin_zip(tmp / "plugins.zip", plugins.values())
         files["./plugins.zip"] = "./*"
-    # The standard library, trimmed to what the page imports, and the snapshot made against it.
-    made, stdlib_modules = make_stdlib(wheel, tmp / "slotui.zip")
-    stdlib = made / "stdlib.zip"
-    _copy(stdlib, tmp / "pyodide" / "stdlib.zip")
-    _copy(WEB / "pyodide-boot.mjs", tmp / "pyodide" / "boot.mjs")
-    # The engine: the wheel's members with the bytecode of the modules the page imports.
-    engine_zip(tmp / "wheels" / "engine.zip", wheel, made / "engine-pyc.zip")
-    # Each game's screen module travels with its art (static/games/<id>/client.zip, fetched by
-    # the page of that game only), the shared client in slotui.zip: a new game adds nothing
-    # to another game's first load.
-    screens = playable_games(python)
-    ids = list(screens)
+    return wheel, files
+
+
+def _screens_and_snapshot(tmp: Path, made: Path, stdlib: Path, screens: dict[str, str], *, snapshot: bool) -> None:
+    """Each game's screen package travels with its art (static/games/<id>/client.zip,
+    fetched by the page of that game only), the shared client in slotui.zip: a new game adds
+    nothing to another game's first load. Then the memory snapshot, made against them."""
     client_zip(tmp / "slotui.zip", made / "client-pyc.zip", screens=screens.values())
     folder = _unique(CACHE / "screens")
     if folder.exists():
@@ -918,9 +946,12 @@ def _build_into(
     shutil.rmtree(folder)
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
-    config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
-    (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
-    # The lobby's list, from the engine.
+
+
+def _games_json(
+    tmp: Path, python: Path, wheel: Path, ids: list[str], plugins: dict[str, str], lock: Any, ps_files: list[str]
+) -> None:
+    """The lobby's list, from the engine: games.json."""
     engine = json.loads(
         subprocess.run(
             [str(python), "-c", "import json, pyengine; print(json.dumps(pyengine.__version__))"],
@@ -943,8 +974,11 @@ def _build_into(
             entry["client"] = f"static/games/{entry['id']}/client.zip"  # its screen module
     (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
 
-    # The service worker: the build's hash, the files every page needs (precached once a game
-    # is ready) and each game's own art (precached for the game that was opened).
+
+def _service_worker(tmp: Path, ids: list[str]) -> tuple[str, list[str]]:
+    """The service worker: the build's hash, the files every page needs (precached once a
+    game is ready) and each game's own art (precached for the game that was opened).
+    Returns the build's version and its files (sw.js aside)."""
     listed = [p for p in _tree_files(tmp) if p.name != "sw.js"]
     h = hashlib.sha256()
     for p in listed:
@@ -965,9 +999,13 @@ def _build_into(
         sys.exit(1)
     build_line = f"const BUILD = {json.dumps({'version': version, 'files': shared, 'games': per_game})};"
     (tmp / "sw.js").write_text(sw.replace(SW_PLACEHOLDER, build_line), encoding="utf-8")
+    return version, rel_files
 
-    # Precompressed copies next to the files, for servers that use them (build.py serve does):
-    # brotli (.br) and gzip (.gz), each kept where it is at least 10% smaller than the file.
+
+def _precompress_all(tmp: Path, packer: Packer) -> tuple[int, int, int]:
+    """Precompressed copies next to the files, for servers that use them (build.py serve
+    does): brotli (.br) and gzip (.gz), each kept where it is at least 10% smaller than the
+    file. Returns the site's bytes raw, with gzip and with brotli."""
     raw_total = gz_total = br_total = 0
     contents = [(p, p.read_bytes()) for p in _tree_files(tmp)]
     jobs: dict[tuple[Path, str], Future[bytes]] = {}
@@ -988,14 +1026,7 @@ def _build_into(
                 gz_total += size
             else:
                 br_total += size
-
-    if out.exists():
-        shutil.rmtree(out)
-    tmp.rename(out)
-    return SiteBuild(
-        out, version, [*rel_files, "sw.js"], raw_total, gz_total,
-        br_bytes=br_total, stdlib_modules=len(stdlib_modules), games=ids,
-    )
+    return raw_total, gz_total, br_total
 
 
 def preload_hints(pyscript: list[str]) -> list[dict[str, Any]]:

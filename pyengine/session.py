@@ -14,8 +14,6 @@ decision and which choices are allowed, and `choose` answers it. Every error is 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -27,19 +25,34 @@ from .errors import (
     EngineError,
     InsufficientFundsError,
     NoDecisionPendingError,
-    OldVersionError,
     RoundInProgressError,
     SnapshotError,
     UnknownGameError,
     shown,
 )
-from .events import ChoiceMade, Event, JackpotWin, RoundEnd, RoundStart, events_from_json
+from .events import ChoiceMade, Event, JackpotWin, RoundEnd, RoundStart
 from .features.jackpot import TimeJackpot
 from .games import GAME_IDS, Game, get_game
-from .model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet, BetConfig
+from .model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet
 from .rng import MASK64, Rng, new_seed
 from .round import Decision, RoundContext, RoundProcess
-from .values import json_depth, record
+from .snapshot import (
+    MAX_JSON_DEPTH as MAX_JSON_DEPTH,
+    MAX_SNAPSHOT_CHARS,
+    PENDING_DAYS as PENDING_DAYS,
+    SNAPSHOT_FORMAT,
+    RoundRecord,
+    _bet_json,
+    _is_game,
+    _settings,
+    read_snapshot,
+    saved_game,
+    saved_history,
+    saved_round,
+    saved_wallet,
+    write_snapshot,
+)
+from .snapshot import _checksum as _checksum  # a game's tests still sign edited saves with it from here
 
 __all__ = [
     "DEFAULT_BALANCE",
@@ -58,72 +71,9 @@ DEFAULT_BALANCE = 100_000
 HISTORY_SIZE = 10
 SEED_BLOCK = 16
 """Round seeds are drawn this many at a time (`Rng.next64s`), the same values as one by one."""
-PENDING_DAYS = 90
-"""A round left waiting longer than this is settled on restore (auto-collect)."""
-MAX_SNAPSHOT_CHARS = 1_000_000
-"""The longest `snapshot` text `restore` reads; a longer one is refused before any work.
-
-A save is the session's state, the round in play (its seed and choices) and the last
-`HISTORY_SIZE` rounds with their events; the longest round record measured over 800,000
-rounds of the five shipped games is 72,814 characters (a cascading round of 681 events), so
-eleven such rounds fill four fifths of this. `snapshot` never writes more: should the
-history be longer, it leaves out its oldest rounds and says how many (``left_out``). Reading
-a text of this length takes about a tenth of a second in CPython, whatever it holds."""
-MAX_JSON_DEPTH = 32
-"""A snapshot nests about 7 levels deep; anything much deeper is refused unread."""
-SNAPSHOT_FORMAT = "pyengine.session/2"
-"""Version 2 renamed the hold-and-respin events' prize-symbol counts to ``count`` and moved
-game-specific events into their games; a version 1 save is refused (`restore`)."""
 JACKPOT_STREAM = 0x4A41434B504F5421
 """The jackpot's draw uses its own stream, ``Rng(round seed ^ JACKPOT_STREAM)``, so the
 game's outcome for a seed does not depend on the jackpot."""
-
-
-@record
-class RoundRecord:
-    """A finished round: enough to show it in the history and to replay it exactly.
-
-    ``stake`` is what the round cost (the Feature Buy price in mode ``buy``); ``win`` is
-    everything credited, the ``jackpot`` part included.
-    """
-
-    index: int
-    seed: int
-    bet: Bet
-    autoplay: bool
-    choices: tuple[str, ...]
-    events: tuple[Event, ...]
-    stake: int
-    win: int
-    balance_before: int
-    balance_after: int
-    time_ms: int
-    features: tuple[str, ...]
-    mode: str = "base"
-    jackpot: int = 0
-
-    @property
-    def game_win(self) -> int:
-        """The game's own win (the jackpot is separate: the max win does not cover it)."""
-        return self.win - self.jackpot
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "seed": self.seed,
-            "bet": _bet_json(self.bet),
-            "autoplay": self.autoplay,
-            "choices": list(self.choices),
-            "events": [e.to_json() for e in self.events],
-            "stake": self.stake,
-            "win": self.win,
-            "balance_before": self.balance_before,
-            "balance_after": self.balance_after,
-            "time_ms": self.time_ms,
-            "features": list(self.features),
-            "mode": self.mode,
-            "jackpot": self.jackpot,
-        }
 
 
 class _Round(RoundContext):
@@ -195,6 +145,20 @@ class _Round(RoundContext):
             self.mode,
             self.jackpot,
         )
+
+    def to_json(self) -> dict[str, Any]:
+        """The round in play as a snapshot saves it (`Session._replay` plays it again)."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "bet": _bet_json(self.bet),
+            "autoplay": self.autoplay,
+            "choices": list(self.choices),
+            "balance_before": self.balance_before,
+            "time_ms": self.time_ms,
+            "mode": self.mode,
+            "jackpot": self.jackpot,
+        }
 
 
 class Session:
@@ -545,15 +509,6 @@ class Session:
         """The whole session as JSON, with a checksum, for `restore`: at most
         `MAX_SNAPSHOT_CHARS` characters (the oldest rounds of the history are left out of a
         save that would be longer)."""
-        history = [r.to_json() for r in self.history]
-        while True:
-            text = self._snapshot_text(history)
-            if len(text) <= MAX_SNAPSHOT_CHARS or not history:
-                return text
-            del history[0]
-
-    def _snapshot_text(self, history: list[dict[str, Any]]) -> str:
-        rnd = self._round
         state: dict[str, Any] = {
             "game": self.game.id,
             "version": self.game.version,
@@ -563,29 +518,9 @@ class Session:
             "rng": self._rng.state_back(len(self._seeds)),  # as if the seeds were drawn one by one
             "rounds_played": self.rounds_played,
             "jackpot": None if self.jackpot is None else self.jackpot.to_json(),
-            "round": None
-            if rnd is None
-            else {
-                "index": rnd.index,
-                "seed": rnd.seed,
-                "bet": _bet_json(rnd.bet),
-                "autoplay": rnd.autoplay,
-                "choices": list(rnd.choices),
-                "balance_before": rnd.balance_before,
-                "time_ms": rnd.time_ms,
-                "mode": rnd.mode,
-                "jackpot": rnd.jackpot,
-            },
-            "history": history,
+            "round": None if self._round is None else self._round.to_json(),
         }
-        left_out = min(self.rounds_played, HISTORY_SIZE) - len(history)
-        if left_out:
-            state["left_out"] = left_out
-        return json.dumps(
-            {"format": SNAPSHOT_FORMAT, "state": state, "checksum": _checksum(state)},
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+        return write_snapshot(state, [r.to_json() for r in self.history], HISTORY_SIZE)
 
     @classmethod
     def restore(
@@ -605,35 +540,7 @@ class Session:
         again as it was saved. A text longer than `MAX_SNAPSHOT_CHARS` is refused unread, and
         the work done on any text grows linearly with its length.
         """
-        if not isinstance(text, str):
-            raise SnapshotError(f"a saved session is JSON text, not {shown(text)}")
-        if len(text) > MAX_SNAPSHOT_CHARS:
-            raise SnapshotError(
-                f"the saved session is {len(text):,} characters long, more than a session ever saves "
-                f"({MAX_SNAPSHOT_CHARS:,}): it is corrupt"
-            )
-        if json_depth(text) > MAX_JSON_DEPTH:
-            raise SnapshotError(f"the saved session nests deeper than {MAX_JSON_DEPTH} levels: it is corrupt")
-        try:
-            obj = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise SnapshotError("the saved session is not valid JSON") from None
-        fmt = obj.get("format") if isinstance(obj, dict) else None
-        if isinstance(fmt, str) and fmt.startswith("pyengine.session/") and fmt != SNAPSHOT_FORMAT:
-            raise SnapshotError(
-                f"the saved session was written by another version of the game engine (format {fmt}; "
-                f"this version reads {SNAPSHOT_FORMAT}) and cannot be restored"
-            )
-        if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
-            raise SnapshotError(f"the saved session is not a {SNAPSHOT_FORMAT} snapshot")
-        state = obj.get("state")
-        try:
-            valid = isinstance(state, dict) and obj.get("checksum") == _checksum(state)
-        except (TypeError, ValueError, RecursionError):
-            valid = False
-        if not valid:
-            raise SnapshotError("the saved session fails its checksum: it is corrupt or was edited")
-        assert isinstance(state, dict)
+        state = read_snapshot(text)
         try:
             return cls._from_state(state, game, clock)
         except SnapshotError:
@@ -643,47 +550,16 @@ class Session:
 
     @classmethod
     def _from_state(cls, state: dict[str, Any], game: str | None, clock: Callable[[], float]) -> Session:
-        _fields(state, "session", _STATE_KEYS, ("jackpot", "left_out"))
-        gid = state["game"]
-        if game is not None and gid != game:
-            raise SnapshotError(f"the saved session belongs to {shown(gid)}, not {shown(game)}")
-        if not isinstance(gid, str):
-            raise SnapshotError(f"the saved game is not a game id: {shown(gid)}")
-        g = get_game(gid)
-        version = state["version"]
-        if version != g.version:
-            seen = version if isinstance(version, str) and len(version) <= 40 else shown(version)
-            raise _old_version(state, f"the saved session is for version {seen} of {gid}, not {g.version}")
-        saved_settings = state["settings"]
-        if not isinstance(saved_settings, dict) or any(type(v) is not int for v in saved_settings.values()):
-            raise SnapshotError("the saved settings are not whole numbers by name")
-        s = cls(g, balance=0, settings=saved_settings, bet=_bet(g, state["bet"]), clock=clock)
-        if s.settings != saved_settings:
+        """The session saved as ``state``: each field checked (`pyengine.snapshot`), each round replayed."""
+        g, settings, bet = saved_game(state, game)
+        s = cls(g, balance=0, settings=settings, bet=bet, clock=clock)
+        if s.settings != settings:
             raise SnapshotError(f"the saved settings are not complete: the game's settings are {s.settings}")
-        s.balance = _int(state["balance"], "balance")
-        s._rng.state = _int(state["rng"], "seed stream", MASK64)
-        s.rounds_played = played = _int(state["rounds_played"], "count of rounds")
-        saved_jackpot = state.get("jackpot")
-        if (saved_jackpot is None) != (g.jackpot is None):
-            raise SnapshotError("the saved jackpot does not fit the game")
-        rd = state["round"]
-        if g.jackpot is not None:
-            s.jackpot = jp = TimeJackpot.from_json(g.jackpot, saved_jackpot)
-            if jp.drops > played + (rd is not None):
-                raise SnapshotError("the saved jackpot dropped more often than rounds were played")
-        history = state["history"]
-        # The last min(played, HISTORY_SIZE) rounds, but for the oldest ones that `snapshot` left
-        # out of a save that would have been too long (it says how many).
-        left_out = _int(state.get("left_out", 0), "count of rounds left out of the history", HISTORY_SIZE)
-        whole = min(played, HISTORY_SIZE)
-        if not isinstance(history, list) or len(history) + left_out != whole:
-            raise SnapshotError(f"the saved history must hold the last {whole - left_out} rounds")
-        for i, r in enumerate(history):
-            record = _record(g, r)
-            if record.index != played - len(history) + i:
-                raise SnapshotError(f"round {record.index} of the history is out of order")
+        s.balance, s._rng.state, s.rounds_played, s.jackpot = saved_wallet(state, g)
+        for record in saved_history(state, g, s.rounds_played, HISTORY_SIZE):
             s._verify(record)
             s._history.append(record)
+        rd = state["round"]
         if rd is not None:
             s._replay(rd)
             assert s._round is not None  # `_replay` refuses a round that has finished
@@ -728,32 +604,26 @@ class Session:
 
     def _replay(self, rd: Any) -> None:
         """Replay the saved round in play, checked as strictly as `spin` checks a new round."""
-        _fields(rd, "round in play", _ROUND_KEYS, ("mode", "jackpot"))
-        bet = _bet(self.game, rd["bet"])
-        mode = _mode(self.game, rd.get("mode", "base"))
-        autoplay = _bool(rd["autoplay"], "autoplay")
-        index = _int(rd["index"], "round number")
-        if index != self.rounds_played:
-            raise SnapshotError(f"the round in play is round {index}, but {self.rounds_played} were played before it")
-        seed = _int(rd["seed"], "round seed", MASK64)
-        time_ms = _int(rd["time_ms"], "time", MAX_TIME_MS)
-        jackpot = _int(rd.get("jackpot", 0), "jackpot")
-        choices = _strings(rd["choices"], "choices")
-        before = _int(rd["balance_before"], "balance")
-        stake = self.game.price(bet, mode)
         saved = self.balance  # the stake taken, and the jackpot if the round already paid it
-        if saved not in (before - stake, before - stake + jackpot):
-            raise SnapshotError("the saved balance does not match the round in play")
-        if autoplay and mode != "base":
-            raise SnapshotError("the round in play was bought in autoplay, which never buys a feature")
-        if jackpot and (self.jackpot is None or mode != "base" or self.jackpot.paid < jackpot):
-            raise SnapshotError("the round in play won a jackpot that the saved jackpot did not pay")
+        r = saved_round(self.game, rd, rounds_played=self.rounds_played, balance=saved, jackpot=self.jackpot)
         rng = self._round_rng
-        rng.state = seed
-        rnd = _Round(rng, bet, self.settings, autoplay, index, seed, before, time_ms, mode, stake, jackpot)
-        self.balance = before - stake
+        rng.state = r.seed
+        rnd = _Round(
+            rng,
+            r.bet,
+            self.settings,
+            r.autoplay,
+            r.index,
+            r.seed,
+            r.balance_before,
+            r.time_ms,
+            r.mode,
+            r.stake,
+            r.jackpot,
+        )
+        self.balance = r.balance_before - r.stake
         self._begin(rnd)
-        for choice in choices:
+        for choice in r.choices:
             if self._round is None or rnd.pending is None or choice not in rnd.pending.choices:
                 self._round = None
                 raise SnapshotError("the saved choices do not replay: the round in play is corrupt")
@@ -763,123 +633,3 @@ class Session:
         if self.balance != saved:
             self._round = None
             raise SnapshotError("the saved balance does not match the round in play")
-
-
-_ROUND_KEYS = frozenset({"index", "seed", "bet", "autoplay", "choices", "balance_before", "time_ms"})
-_RECORD_KEYS = _ROUND_KEYS | {"events", "stake", "win", "balance_after", "features"}
-_STATE_KEYS = frozenset({"game", "version", "balance", "bet", "settings", "rng", "rounds_played", "round", "history"})
-
-
-def _old_version(state: dict[str, Any], message: str) -> SnapshotError:
-    """What a save of another version of its game held: its balance, and the stake of a
-    round it left in play (which these rules cannot replay) given back; a plain
-    `SnapshotError` where even that is unreadable."""
-    try:
-        balance = _int(state["balance"], "balance")
-        rd = state["round"]
-        # What the round in play took from the balance when it started (its stake).
-        refund = 0 if rd is None else max(_int(rd["balance_before"], "balance") - balance, 0)
-    except (KeyError, TypeError, SnapshotError):
-        return SnapshotError(message)
-    if balance + refund > MAX_BALANCE:
-        return SnapshotError(message)
-    return OldVersionError(message, balance=balance + refund, refund=refund)
-
-
-def _is_game(game: object) -> bool:
-    """Whether ``game`` has what the session uses of the `Game` protocol."""
-    return (
-        isinstance(getattr(game, "id", None), str)
-        and isinstance(getattr(game, "bets", None), BetConfig)
-        and all(callable(getattr(game, name, None)) for name in ("play", "price", "validate_settings"))
-    )
-
-
-def _settings(game: Game, settings: Any) -> dict[str, int]:
-    """The game's operator settings completed and checked: integers from 0 to `MAX_SETTING`."""
-    if settings is None:
-        settings = {}
-    if not isinstance(settings, Mapping):
-        raise EngineError(f"settings must be a mapping of setting names to values, not {shown(settings)}")
-    for key, value in settings.items():
-        if not isinstance(key, str):
-            raise EngineError(f"a setting's name must be a string, not {shown(key)}")
-        if isinstance(value, int) and not -MAX_SETTING <= value <= MAX_SETTING:
-            raise EngineError(f"setting {shown(key)} must be at most {MAX_SETTING:_}, not {shown(value)}")
-    out = game.validate_settings(settings)
-    for key, value in out.items():
-        if type(value) is not int or not 0 <= value <= MAX_SETTING:
-            raise EngineError(f"setting {shown(key)} must be an integer from 0 to {MAX_SETTING:_}, not {shown(value)}")
-    return out
-
-
-def _checksum(state: dict[str, Any]) -> str:
-    canon = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canon.encode()).hexdigest()
-
-
-def _fields(obj: Any, what: str, required: frozenset[str], optional: tuple[str, ...] = ()) -> None:
-    """``obj`` must be a JSON object with the ``required`` keys, and no keys but the ``optional``
-    ones besides (fields that saves made before the Feature Buy and the jackpot lack)."""
-    if not isinstance(obj, dict):
-        raise SnapshotError(f"the saved {what} is not an object: {shown(obj)}")
-    missing = sorted(required - obj.keys())
-    unknown = sorted(k for k in obj if k not in required and k not in optional)
-    if missing or unknown:
-        problem = f"the {what} lacks {missing} or has unknown fields {unknown}"[:300]
-        raise SnapshotError(f"the saved session is inconsistent: {problem}")
-
-
-def _int(v: Any, what: str = "amount", top: int = MAX_AMOUNT) -> int:
-    if type(v) is not int or not 0 <= v <= top:
-        raise SnapshotError(f"the saved {what} must be a non-negative integer of at most {top:_}, not {shown(v)}")
-    return v
-
-
-def _bool(v: Any, what: str) -> bool:
-    if v is not True and v is not False:
-        raise SnapshotError(f"the saved {what} must be true or false, not {shown(v)}")
-    return v
-
-
-def _strings(v: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(v, list) or any(not isinstance(x, str) for x in v):
-        raise SnapshotError(f"the saved {what} must be a list of strings, not {shown(v)}")
-    return tuple(v)
-
-
-def _mode(game: Game, v: Any) -> str:
-    if not isinstance(v, str) or v not in game.modes:
-        raise SnapshotError(f"the saved mode {shown(v)} is not one of {', '.join(game.modes)}")
-    return v
-
-
-def _bet(game: Game, v: Any) -> Bet:
-    """A saved bet: one the game offers."""
-    _fields(v, "bet", frozenset({"lines", "bet_per_line", "coins"}))
-    return game.bets.validate(Bet(v["lines"], v["bet_per_line"], v["coins"]))
-
-
-def _record(game: Game, r: Any) -> RoundRecord:
-    """A history record as saved, each field checked (its replay is checked by `Session._verify`)."""
-    _fields(r, "history record", _RECORD_KEYS, ("mode", "jackpot"))
-    return RoundRecord(
-        index=_int(r["index"], "round number"),
-        seed=_int(r["seed"], "round seed", MASK64),
-        bet=_bet(game, r["bet"]),
-        autoplay=_bool(r["autoplay"], "autoplay"),
-        choices=_strings(r["choices"], "choices"),
-        events=tuple(events_from_json(r["events"])),
-        stake=_int(r["stake"], "stake"),
-        win=_int(r["win"], "win"),
-        balance_before=_int(r["balance_before"], "balance"),
-        balance_after=_int(r["balance_after"], "balance"),
-        time_ms=_int(r["time_ms"], "time", MAX_TIME_MS),
-        features=_strings(r["features"], "features"),
-        mode=_mode(game, r.get("mode", "base")),
-        jackpot=_int(r.get("jackpot", 0), "jackpot"),
-    )
-
-
-def _bet_json(bet: Bet) -> dict[str, int]:
-    return {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "coins": bet.coins}
