@@ -23,7 +23,8 @@ from pyengine.events import JackpotWin, RoundEnd
 from pyengine.games import GAME_IDS, get_game
 from pyengine.model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet
 from pyengine.replay import replay
-from pyengine.session import HISTORY_SIZE, Session, _checksum
+from pyengine.session import HISTORY_SIZE, Session
+from pyengine.snapshot import _checksum
 
 NOW = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 HUGE = 10**5000

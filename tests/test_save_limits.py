@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 
 import pyengine.session as session_module
+import pyengine.snapshot as snapshot_module
 from pyengine import Bet, Session
 from pyengine.errors import BetError, EngineError, OldVersionError, SnapshotError
 from pyengine.games import game_ids, get_game
 from pyengine.replay import replay
-from pyengine.session import HISTORY_SIZE, MAX_SNAPSHOT_CHARS, _checksum
+from pyengine.session import HISTORY_SIZE, MAX_SNAPSHOT_CHARS
+from pyengine.snapshot import _checksum
 
 GAMES = game_ids()
 
@@ -80,7 +82,7 @@ def test_a_save_over_the_limit_is_refused_unread(monkeypatch: pytest.MonkeyPatch
     def unread(*_args: Any, **_kw: Any) -> Any:
         raise AssertionError("a save over the limit was read")
 
-    monkeypatch.setattr(session_module, "json_depth", unread)
+    monkeypatch.setattr(snapshot_module, "json_depth", unread)
     monkeypatch.setattr(json, "loads", unread)  # the module the session reads saves with
     text = "[" + " " * MAX_SNAPSHOT_CHARS  # one character over
     with pytest.raises(SnapshotError, match="more than a session ever saves"):
@@ -97,9 +99,9 @@ def test_the_longest_history_is_left_out_oldest_first(game: str, monkeypatch: py
     s = _played(game, HISTORY_SIZE + 1)
     full = s.snapshot()
     longest = max(len(json.dumps(r.to_json())) for r in s.history)
-    monkeypatch.setattr(session_module, "MAX_SNAPSHOT_CHARS", len(full) - longest // 2)
+    monkeypatch.setattr(snapshot_module, "MAX_SNAPSHOT_CHARS", len(full) - longest // 2)
     text = s.snapshot()
-    assert len(text) <= session_module.MAX_SNAPSHOT_CHARS
+    assert len(text) <= snapshot_module.MAX_SNAPSHOT_CHARS
     state = json.loads(text)["state"]
     assert state["left_out"] >= 1
     assert len(state["history"]) + state["left_out"] == HISTORY_SIZE

@@ -40,7 +40,8 @@ from pyengine.games import game_ids
 from pyengine.model import Bet
 from pyengine.replay import replay
 from pyengine.rng import Rng
-from pyengine.session import HISTORY_SIZE, PENDING_DAYS, SNAPSHOT_FORMAT, Session, _checksum
+from pyengine.session import HISTORY_SIZE, PENDING_DAYS, SNAPSHOT_FORMAT, Session
+from pyengine.snapshot import _checksum
 from tests.games import kit
 
 GAME_ID = "book_of_spells"
