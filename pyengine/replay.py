@@ -1,7 +1,7 @@
 """Replaying a round from its record: game, bet, seed, settings and player choices.
 
 A round is a pure function of its record, so replaying it gives a byte-identical event
-log in CPython and in Pyodide. Golden replay files (``tests/golden/*.jsonl``) hold a
+log in CPython and in Pyodide. Golden replay files (``tests/games/<id>/golden/*.jsonl``) hold a
 record on their first line and the canonical event log (`events.dumps`) after it.
 """
 

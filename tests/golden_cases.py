@@ -1,16 +1,31 @@
 """The shape of a golden round (`Case`) and the checks a game's cases build from; each game's
 cases are in its test kit (``tests/games/<id>/__init__.py``, ``GOLDEN``), written by
-``tests/make_golden.py``."""
+``tests/make_golden.py`` into the game's folder (`golden_path`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pyengine.events import Event
 
-__all__ = ["JACKPOT", "Case", "Check", "gamble_ends", "has", "loss", "shown", "types"]
+__all__ = ["JACKPOT", "Case", "Check", "gamble_ends", "golden_files", "golden_path", "has", "loss", "shown", "types"]
+
+GAMES = Path(__file__).resolve().parent / "games"
+
+
+def golden_path(game: str, name: str) -> Path:
+    """Where the golden round ``name`` of ``game`` is kept: in the game's test folder,
+    ``tests/games/<id>/golden/<id>__<name>.jsonl`` (the game in the file name too, so that
+    every golden file has a name of its own)."""
+    return GAMES / game / "golden" / f"{game}__{name}.jsonl"
+
+
+def golden_files() -> list[Path]:
+    """Every game's golden files, by name."""
+    return sorted(GAMES.glob("*/golden/*.jsonl"), key=lambda p: p.name)
 
 Check = Callable[[list[Event]], bool]
 

@@ -5,7 +5,7 @@ round played through `Session` with a scripted way of answering decisions (and a
 ``buy`` for a bought feature); the case's seed is the first one (from a fixed search
 stream) whose round shows what the case is about. The
 record (with the choices made) and its event log are written to
-``tests/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
+``tests/games/<game>/golden/<game>__<case>.jsonl``. Run it only when a change of the event log is
 intended, and review the diff.
 """
 
@@ -26,9 +26,8 @@ from pyengine.replay import golden_text, replay  # noqa: E402
 from pyengine.rng import Rng  # noqa: E402
 from pyengine.session import Session  # noqa: E402
 from tests.games import kit  # noqa: E402
-from tests.golden_cases import Case  # noqa: E402
+from tests.golden_cases import Case, golden_path  # noqa: E402
 
-GOLDEN = ROOT / "tests" / "golden"
 
 
 def cases() -> list[Case]:
@@ -92,9 +91,9 @@ def find(case: Case) -> dict[str, Any]:
 
 
 def main() -> None:
-    GOLDEN.mkdir(parents=True, exist_ok=True)
     for case in cases():
-        path = GOLDEN / f"{case.game}__{case.name}.jsonl"
+        path = golden_path(case.game, case.name)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(golden_text(find(case)))
         print(f"wrote {path.relative_to(ROOT)}")
 

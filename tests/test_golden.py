@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from pyengine.replay import check_golden, replay
+from tests.golden_cases import golden_files
 
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
+GOLDEN = golden_files()
 
 
 def test_golden_files_exist() -> None:

@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -71,7 +70,7 @@ def tracked() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the checkout's tracked sources with the game added as the README says."""
     top = tmp_path_factory.mktemp("checkout")
     for rel in tracked():
@@ -88,7 +87,8 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # 3. the registry line: the one shared line
     registry = top / "pyengine" / "games" / "__init__.py"
     text = registry.read_text()
-    registry.write_text(re.sub(r"(_REGISTRY: dict\[str, str\] = \{\n(?:    .*\n)*?)(\})", rf"\g<1>{SHARED_LINE}\2", text, count=1))
+    entries = re.compile(r"(_REGISTRY: dict\[str, str\] = \{\n(?:    .*\n)*?)(\})")
+    registry.write_text(entries.sub(rf"\g<1>{SHARED_LINE}\2", text, count=1))
     # 5. the test kit, 6. the rules page, 7. the screen, 8. the art
     kit = top / "tests" / "games" / GID
     kit.mkdir()
@@ -107,7 +107,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         shutil.copyfile(some, art / "symbols" / f"{s['id']}.svg")
     for cmd in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *cmd], cwd=top, check=True, capture_output=True)
-    yield top
+    return top
 
 
 def run(top: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -21,9 +21,10 @@ import pytest
 
 import pyengine
 from tests.browser.helpers import build_module
+from tests.golden_cases import golden_files
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
+GOLDEN = golden_files()
 SCRIPT = ROOT / "tests" / "pyodide" / "replay_golden.mjs"
 PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_PYTHON = (3, 14)  # the CPython that Pyodide 314 is built on
@@ -141,7 +142,7 @@ def test_the_trimmed_standard_library_is_bytecode_only(trimmed_stdlib: tuple[Pat
 
 
 def test_every_golden_file_is_replayed(pyodide_report: Report) -> None:
-    assert GOLDEN, "no golden files in tests/golden"
+    assert GOLDEN, "no golden files in tests/games/*/golden"
     assert [r["name"] for r in pyodide_report["results"]] == [p.name for p in GOLDEN]
 
 

@@ -43,6 +43,7 @@ from pyengine.rng import Rng
 from pyengine.session import HISTORY_SIZE, PENDING_DAYS, SNAPSHOT_FORMAT, Session
 from pyengine.snapshot import _checksum
 from tests.games import kit
+from tests.golden_cases import golden_path
 
 GAME_ID = "book_of_spells"
 ROOT = Path(__file__).resolve().parents[1]
@@ -629,7 +630,7 @@ def _collect_events() -> list[Event]:
         out += play_round(s, picker)
     for game in game_ids():
         for case in kit(game).GOLDEN:
-            text = (ROOT / "tests" / "golden" / f"{game}__{case.name}.jsonl").read_text()
+            text = golden_path(game, case.name).read_text()
             record = json.loads(text.partition("\n")[0])
             out += replay(**record)
     return out
