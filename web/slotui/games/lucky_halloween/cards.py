@@ -1,0 +1,91 @@
+"""Lucky Halloween's title cards: the card of each feature, waiting for Start where the round waits."""
+
+from __future__ import annotations
+
+
+from pyengine import events as ev
+from pyengine.games.lucky_halloween import RiderSymbols
+
+from ...beats import Beat
+from ...intro import FeatureCard, ask_start
+from ...overlay import IntroCard
+from ...pages import x_text
+from ...stage import Stage
+
+from .look import LADDER, _trigger_counts
+
+
+# -- a feature's title card ----------------------------------------------------------------------------
+def _card(c: Stage, feature: str, now: float, *, waiting: bool = False) -> FeatureCard:
+    sc = c.desc["scatters"]
+    if feature == LADDER:
+        lad = c.desc["full_moon_bonus"]
+        top = x_text(lad["rungs_x"][-1])
+        card = FeatureCard(
+            "FULL MOON BONUS",
+            (f"CLIMB THE {len(lad['rungs_x'])}-RUNG LADDER UP TO {top}", "PICK A PUMPKIN FOR EVERY STEP"),
+            str(sc["bonus"]["symbol"]),
+            now,
+            waiting=waiting,
+        )
+    else:
+        card = FeatureCard(
+            "FREE SPINS",
+            ("CHOOSE 1 OF 3 CAULDRONS", "FOR YOUR FREE SPINS"),
+            str(sc["free_spins"]["symbol"]),
+            now,
+            waiting=waiting,
+        )
+    c.view.remove(IntroCard)
+    c.view.overlays.append(card)
+    return card
+
+
+def _next_feature(c: Stage, events: list[ev.Event] | None = None) -> str:
+    """The feature the pending Start begins: the spin's triggers in order, less those begun."""
+    evs = events if events is not None else list(c.session.round_events)
+    spins = [e for e in evs if isinstance(e, ev.Spin) and e.phase != "free"]
+    if not spins:
+        return "free_spins"
+    i = evs.index(spins[-1])
+    window = spins[-1].window
+    for e in evs[i:]:
+        if isinstance(e, RiderSymbols):
+            window = e.window
+    features = _trigger_counts(c, window)
+    begun = sum(isinstance(e, ev.ChoiceMade) and e.kind == "feature_start" for e in evs[i:])
+    return features[begun] if begun < len(features) else (features[-1] if features else "free_spins")
+
+
+class FeatureIntroBeat(Beat):
+    """A feature is won: its title card, then (unless autoplay answers) Start is awaited."""
+
+    def __init__(self) -> None:
+        self.hurried = False
+
+    def start(self, c: Stage, now: float) -> None:
+        super().start(c, now)
+        self.feature = _next_feature(c)
+        self.card = _card(c, self.feature, now)
+        name = "The Full Moon Bonus" if self.feature == LADDER else "Free spins"
+        c.host.announce(f"{name} won!")
+        self.ms = c.timing.line_show
+
+    def update(self, c: Stage, now: float) -> bool:
+        if now - self.t0 < self.ms and not self.hurried and not c.start_requested:
+            return False
+        ask_start(self.card, c, "Press Start to play the feature.")
+        return True
+
+    def hurry(self, c: Stage) -> None:
+        self.hurried = True
+
+
+def _decision(e: ev.DecisionPending, c: Stage) -> Beat | None:
+    if e.kind != "feature_start":
+        return None
+    if c.queue and isinstance(c.queue[0], ev.ChoiceMade):
+        return None  # answered already (autoplay plays the feature)
+    return FeatureIntroBeat()
+
+
