@@ -11,6 +11,7 @@ sleeps.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from pyengine import events as ev
+from pyengine.games import game_ids, get_game, plugin
 from pyengine.session import DEFAULT_BALANCE, Session
 from slotui import controller as controller_module
 from slotui import beats
@@ -29,7 +31,8 @@ from slotui.controls import Controls
 from slotui.layout import Layout, compute_layout
 from slotui.pick import board as pick_board
 from slotui.render import draw
-from tests.games import EventTypes
+from slotui.stage import screen_for
+from tests.games import EventTypes, a_game, all_of, decides
 
 __all__ = [
     "FRAME_MS",
@@ -51,7 +54,9 @@ __all__ = [
     "wall_clock",
 ]
 
-GAME = "book_of_spells"
+GAME = a_game(all_of(decides("collect_or_gamble"), decides("free_spin")), "a gamble and free spins")
+"""The game of a rig unless a test asks for another: the first registered game whose wins
+are offered to gamble and whose feature is free spins (`find_seed` finds its rounds)."""
 FRAME_MS = 16.7
 """One animation frame at 60 Hz."""
 
@@ -66,18 +71,22 @@ def wall_clock() -> float:
     return 1_700_000_000.0
 
 
-SYMBOLS = ("BOOK", "MAGE", "WITCH", "OWL", "POTION", "A", "K", "Q", "J", "TEN")
-MOON_SYMBOLS = ("WILD", "MOON", "MOON_EMPTY", "WOLF", "CAT", "RAVEN", "CRYSTAL")
-SPRITES: tuple[str, ...] = (
-    *SYMBOLS,
-    *MOON_SYMBOLS,
-    *(f"{s}:blur" for s in (*SYMBOLS, *MOON_SYMBOLS)),
-    "background",
-    "frame",
-    "logo",
-    "card_back",
-)
-"""Every sprite key the browser adapter rasterizes (``App.rasterize``), for both games."""
+def _sprites() -> tuple[str, ...]:
+    """Each registered game's sprite keys, as the browser adapter rasterizes them
+    (``App.rasterize``): its symbols (the reel symbols and its screen's other symbol pictures),
+    each blurred too, and its screen's pictures."""
+    symbols: dict[str, None] = {}
+    pictures: dict[str, None] = {}
+    for game in game_ids():
+        importlib.import_module(plugin(game).screen)  # the screen registers itself
+        screen = screen_for(game)
+        symbols |= dict.fromkeys((*(s["id"] for s in get_game(game).describe()["symbols"]), *screen.extra_symbols))
+        pictures |= dict.fromkeys(p.name for p in screen.pictures)
+    return (*symbols, *(f"{s}:blur" for s in symbols), *pictures)
+
+
+SPRITES: tuple[str, ...] = _sprites()
+"""Every sprite key the browser adapter rasterizes (``App.rasterize``), for every registered game."""
 
 
 @dataclass
@@ -322,7 +331,7 @@ def _is_kind(kind: str, seed: int, settings: dict[str, int]) -> bool:
         return bool(ends) and ends[0].reason == "limit"
     _, events = _first_round(seed, settings)
     if kind == "free_spins":
-        return any(isinstance(e, ev.ExpandingSymbolChosen) for e in events)
+        return any(isinstance(e, ev.FreeSpinsAwarded) for e in events)
     if kind == "retrigger":
         return any(isinstance(e, ev.FreeSpinsAwarded) and e.retrigger for e in events)
     if kind == "expanded":
@@ -347,10 +356,11 @@ def find_seed(kind: str, start: int = 0, **settings: int) -> int:
 
     - ``free_spins``: triggers free spins; ``retrigger``: free spins that award more;
       ``expanded``: free spins with an expanded win;
-    - ``capped``: free spins that reach the win limit (pass a small ``free_spin_cap_x``);
+    - ``capped``: free spins that reach the win limit (pass the game's win cap setting, small);
     - ``win``: a base-game win offered to gamble; ``loss``: no win and no decision;
     - ``gamble_won``, ``gamble_lost``, ``gamble_limit``: a base-game win whose first
-      gamble on red wins (and may go on), loses, or passes the limit (``gamble_limit_x``).
+      gamble on red wins (and may go on), loses, or passes the limit (pass the game's
+      gamble limit setting).
 
     >>> find_seed("loss") >= 0
     True

@@ -10,14 +10,21 @@ from hypothesis import strategies as st
 
 from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
 from pyengine.errors import EngineError, NoDecisionPendingError, RoundInProgressError
-from pyengine.games import game_ids
-from pyengine.events import DecisionPending, Event, ExpandingSymbolChosen, RoundEnd
+from pyengine.events import DecisionPending, Event, FreeSpinsAwarded, RoundEnd
+from pyengine.games import game_ids, get_game
 from pyengine.model import Bet
 from pyengine.session import Session
+from tests.games import a_game, all_of, decides
+
+GAME = a_game(all_of(decides("collect_or_gamble"), decides("free_spin")), "a gamble and free spins")
+"""The game these tests autoplay: its wins are offered to gamble (never in autoplay), its feature is free spins."""
+BETS = get_game(GAME).bets
+STAKE = BETS.default.total
+"""The stake of a round at the game's default bet."""
 
 
 def new(balance: int = 100_000, seed: int = 1, bet: Bet | None = None) -> Session:
-    return Session("book_of_spells", balance=balance, seed=seed, bet=bet, clock=lambda: 1_750_000_000.0)
+    return Session(GAME, balance=balance, seed=seed, bet=bet, clock=lambda: 1_750_000_000.0)
 
 
 def decisions(events: list[Event]) -> list[str]:
@@ -48,7 +55,7 @@ def test_rounds_reason_set_on_the_last_step() -> None:
     assert a.reason == StopReason.ROUNDS
 
 
-@given(seed=st.integers(0, 2**32), limit_stakes=st.integers(1, 12), extra=st.integers(0, 89))
+@given(seed=st.integers(0, 2**32), limit_stakes=st.integers(1, 12), extra=st.integers(0, STAKE - 1))
 @settings(max_examples=25, deadline=None)
 def test_loss_limit_stops_before_the_round_that_would_pass_it(seed: int, limit_stakes: int, extra: int) -> None:
     s = new(seed=seed)
@@ -90,7 +97,7 @@ def test_loss_limit_exactly_reachable(seed: int) -> None:
 
 def test_loss_limit_below_one_stake_plays_nothing() -> None:
     s = new()
-    a = Autoplay(s, AutoplayLimits(rounds=10, loss_limit=89))
+    a = Autoplay(s, AutoplayLimits(rounds=10, loss_limit=STAKE - 1))
     assert a.step() == []
     assert a.reason == StopReason.LOSS_LIMIT
     assert a.played == 0
@@ -109,13 +116,13 @@ def test_balance(seed: int) -> None:
 
 
 def test_balance_too_low_from_the_start() -> None:
-    s = new(balance=89)
+    s = new(balance=STAKE - 1)
     a = Autoplay(s, AutoplayLimits(rounds=5))
     assert a.run() == StopReason.BALANCE
     assert a.played == 0
 
 
-@pytest.mark.parametrize("limit", [1, 90, 500])
+@pytest.mark.parametrize("limit", [1, STAKE, 500])
 def test_single_win(limit: int) -> None:
     s = new(seed=9)
     a = Autoplay(s, AutoplayLimits(rounds=100_000, single_win_limit=limit, stop_on_feature=False))
@@ -178,7 +185,7 @@ def test_feature_stop_leaves_the_round_at_feature_start() -> None:
     assert s.pending.kind == "feature_start"
     assert s.pending.feature
     assert events[-1] == DecisionPending("feature_start", ("start",))
-    assert any(isinstance(e, ExpandingSymbolChosen) for e in events)
+    assert any(isinstance(e, FreeSpinsAwarded) for e in events)
     assert a.played == s.rounds_played + 1
     balance = s.balance
     # Autoplay is over: stepping does nothing, and the player starts the feature.
@@ -205,7 +212,7 @@ def test_features_are_played_through_without_stop_on_feature() -> None:
     features = 0
     while a.running:
         events = a.step()
-        features += sum(1 for e in events if isinstance(e, ExpandingSymbolChosen))
+        features += sum(1 for e in events if isinstance(e, FreeSpinsAwarded) and not e.retrigger)
         assert not s.in_round
     assert a.reason == StopReason.ROUNDS
     assert a.played == 3000
@@ -261,7 +268,9 @@ def test_autoplay_never_offers_gamble() -> None:
         wins += sum(1 for e in events if isinstance(e, RoundEnd) and e.win > 0)
     assert a.reason == StopReason.ROUNDS
     assert wins > 100  # many wins, none offered the gamble
-    assert kinds <= {"feature_start", "free_spin"}
+    gambles = {"collect_or_gamble", "gamble"}
+    assert gambles & set(get_game(GAME).describe()["decisions"])  # the game has them, autoplay never asks
+    assert kinds <= set(get_game(GAME).describe()["decisions"]) - gambles
     assert all(e.type not in ("gamble_card", "gamble_end") for r in s.history for e in r.events)
 
 
@@ -272,14 +281,16 @@ def test_autoplay_wallet() -> None:
     while a.running:
         events = a.step()
         total_win += sum(e.win for e in events if isinstance(e, RoundEnd))
-    assert s.balance == 100_000 - 300 * 90 + total_win
-    assert a.net_loss == 300 * 90 - total_win
+    assert s.balance == 100_000 - 300 * STAKE + total_win
+    assert a.net_loss == 300 * STAKE - total_win
 
 
 def test_autoplay_uses_the_session_bet() -> None:
-    s = new(bet=Bet(3, 25))
+    bet = Bet(min(BETS.lines), max(BETS.levels))  # not the default bet
+    assert bet != BETS.default
+    s = new(bet=bet)
     Autoplay(s, AutoplayLimits(rounds=5, stop_on_feature=False)).run()
-    assert {(r.bet, r.stake) for r in s.history} == {(Bet(3, 25), 75)}
+    assert {(r.bet, r.stake) for r in s.history} == {(bet, bet.lines * bet.bet_per_line)}
 
 
 @pytest.mark.parametrize("rounds", [0, -1, True, 1.5, "5", None])
@@ -330,7 +341,7 @@ def test_a_feature_autoplay_stopped_at_is_played_by_hand_as_any_other(game: str)
 
 
 def test_only_a_round_autoplay_stopped_at_a_feature_is_taken_over() -> None:
-    game = game_ids()[0]
+    game = a_game(decides("feature_start"), "a feature")
     s = Session(game, seed=1)
     with pytest.raises(NoDecisionPendingError):
         s.take_over()  # no round in play

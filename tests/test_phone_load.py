@@ -230,19 +230,24 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
         if g.get("hidden"):
             continue
         gid = g["id"]
-        assert not [n for n in shared if n.startswith(f"slotui/{gid}.")], gid
+        assert not [n for n in shared if n.startswith((f"slotui/{gid}", f"slotui/games/{gid}"))], gid
         assert g["client"] == f"static/games/{gid}/client.zip"
         with zipfile.ZipFile(root / g["client"]) as zf:
             own = zf.namelist()
-        # Beside its bytecode, the compiled methods of its dataclasses where it has any.
-        dataclasses = "@dataclass" in (ROOT / "web" / "slotui" / f"{gid}.py").read_text()
-        assert sorted(own) == [f"{gid}.dataclasses"] * dataclasses + [f"{gid}.py", f"{gid}.pyc"], own
+        # Each module of its screen's folder, beside its bytecode and, where it has any, the
+        # compiled methods of its dataclasses.
+        folder = ROOT / "web" / "slotui" / "games" / gid
+        expected = []
+        for source in folder.rglob("*.py"):
+            stem = f"{gid}/{source.relative_to(folder).with_suffix('').as_posix()}"
+            expected += [f"{stem}.py", f"{stem}.pyc"] + [f"{stem}.dataclasses"] * ("@dataclass" in source.read_text())
+        assert sorted(own) == sorted(expected), own
     # The engine: every member of the wheel, and the bytecode of the modules the page imports.
     wheel = root / games["engine"]["wheel"]
     with zipfile.ZipFile(wheel) as whl, zipfile.ZipFile(root / "wheels" / "engine.zip") as eng:
         members = set(eng.namelist())
         assert {i.filename for i in whl.infolist() if not i.is_dir()} <= members
-        for name in ("pyengine/__init__", "pyengine/session", "pyengine/games/book_of_spells"):
+        for name in ("pyengine/__init__", "pyengine/session", "pyengine/games/__init__"):
             assert eng.read(f"{name}.py") == whl.read(f"{name}.py")
             assert f"{name}.pyc" in members, name
         assert {"pyengine/events.dataclasses", "pyengine/model.dataclasses"} <= members

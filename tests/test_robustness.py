@@ -8,6 +8,7 @@ tests edit saves the way a player with the browser's developer tools could.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from functools import cache
@@ -20,26 +21,54 @@ from hypothesis import strategies as st
 from pyengine.autoplay import Autoplay, AutoplayLimits
 from pyengine.errors import BetError, EngineError, InsufficientFundsError, SnapshotError, UnknownGameError
 from pyengine.events import JackpotWin, RoundEnd
-from pyengine.games import GAME_IDS, get_game
+from pyengine.games import GAME_IDS, game_ids, get_game
 from pyengine.model import MAX_AMOUNT, MAX_BALANCE, MAX_SETTING, MAX_TIME_MS, Bet
 from pyengine.replay import replay
 from pyengine.session import HISTORY_SIZE, Session
 from pyengine.snapshot import _checksum
+from tests.games import a_game, all_of, decides, has_jackpot, has_mode, has_settings, lacks
 
 NOW = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 HUGE = 10**5000
+
+# The games these tests ask for (each the first registered game that has what it needs).
+ANY = a_game()
+"""A game for the checks every session makes whatever its game."""
+SETTINGS_GAME = a_game(has_settings, "operator settings")
+SETTINGS = get_game(SETTINGS_GAME).default_settings()
+SETTING = next(iter(SETTINGS))
+"""One of the operator settings' names."""
+SETTING_NAMES = sorted({name for g in GAME_IDS for name in get_game(g).default_settings()})
+"""Every shipped game's setting names (what a junk settings mapping may hold)."""
+GAMBLE_GAME = a_game(decides("collect_or_gamble"), "a gamble")
+NO_JACKPOT = a_game(lacks(has_jackpot), "no jackpot")
+JACKPOT = a_game(has_jackpot, "a jackpot")
+JACKPOT_AND_BUY = a_game(all_of(has_jackpot, has_mode("buy")), "a jackpot and a feature buy")
+FEATURE_SAVE_GAME = a_game(
+    all_of(decides("feature_start"), has_settings, lacks(has_jackpot), lacks(has_mode("buy"))),
+    "a feature, operator settings, no jackpot and no feature buy",
+)
+"""The game of `pending_feature_save`: a save edited in every field a session of it has."""
 
 
 def clock() -> float:
     return NOW
 
 
-def book(**kw: Any) -> Session:
-    return Session("book_of_spells", seed=kw.pop("seed", 1), clock=clock, **kw)
+def session(game: str = ANY, **kw: Any) -> Session:
+    return Session(game, seed=kw.pop("seed", 1), clock=clock, **kw)
 
 
-def moon(**kw: Any) -> Session:
-    return Session("moon_spell", seed=kw.pop("seed", 1), clock=clock, **kw)
+def bet_words(game: str, bet: Bet) -> str:
+    """What the game says of a bet it does not offer (up to the offered choices)."""
+    with pytest.raises(BetError) as refused:
+        get_game(game).bets.validate(bet)
+    return str(refused.value).partition(";")[0]
+
+
+def not_offered(offered: tuple[int, ...]) -> int:
+    """The smallest positive value not in ``offered`` (one between the offered ones where there is a gap)."""
+    return next(v for v in range(1, max(offered) + 2) if v not in offered)
 
 
 def finish(s: Session) -> None:
@@ -103,7 +132,7 @@ def pending_seed(game: str, kind: str) -> int:
 
 
 # -- the constructor -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("game", [123, None, ["book_of_spells"], b"book_of_spells", object()])
+@pytest.mark.parametrize("game", [123, None, [ANY], ANY.encode(), object()])
 def test_session_needs_a_game(game: Any) -> None:
     with pytest.raises(UnknownGameError, match="a game must be a game id"):
         Session(game)
@@ -112,39 +141,49 @@ def test_session_needs_a_game(game: Any) -> None:
 @pytest.mark.parametrize("bet", [(9, 10), [9, 10], {"lines": 9, "bet_per_line": 10, "coins": 1}, "9x10", 90])
 def test_session_bet_must_be_a_bet(bet: Any) -> None:
     with pytest.raises(BetError, match=r"a bet must be a Bet\(lines, bet_per_line\)"):
-        Session("book_of_spells", bet=bet)
+        Session(ANY, bet=bet)
 
 
 @pytest.mark.parametrize(
     ("settings_", "message"),
     [
-        ([("gamble", 0)], "settings must be a mapping"),
-        ("gamble=0", "settings must be a mapping"),
+        ([(SETTING, 0)], "settings must be a mapping"),
+        (f"{SETTING}=0", "settings must be a mapping"),
         (42, "settings must be a mapping"),
         ({1: 2}, "a setting's name must be a string"),
-        ({"gamble_limit_x": HUGE}, "must be at most"),
-        ({"gamble": HUGE}, "must be at most"),
-        ({"free_spin_cap_x": MAX_SETTING + 1}, "must be at most"),
+        *(({name: HUGE}, "must be at most") for name in SETTINGS),
+        *(({name: MAX_SETTING + 1}, "must be at most") for name in SETTINGS),
     ],
 )
 def test_session_settings_are_checked(settings_: Any, message: str) -> None:
     with pytest.raises(EngineError, match=message):
-        Session("book_of_spells", settings=settings_)
+        Session(SETTINGS_GAME, settings=settings_)
+
+
+def _takes(name: str, value: int) -> bool:
+    try:
+        get_game(SETTINGS_GAME).validate_settings({name: value})
+    except EngineError:
+        return False
+    return True
 
 
 def test_the_largest_setting_saves() -> None:
-    s = book(settings={"free_spin_cap_x": MAX_SETTING, "gamble_limit_x": MAX_SETTING})
+    largest = {name: MAX_SETTING for name in SETTINGS if _takes(name, MAX_SETTING)}  # not the on/off ones
+    assert largest
+    s = session(SETTINGS_GAME, settings=largest)
+    assert s.settings == SETTINGS | largest
     saves_again(s)
 
 
 @pytest.mark.parametrize("balance", [MAX_BALANCE + 1, pytest.param(HUGE, id="10**5000"), -1, 1.0, True, None])
 def test_session_balance_is_bounded(balance: Any) -> None:
     with pytest.raises(InsufficientFundsError, match="balance must be an integer of minor units from 0 to"):
-        Session("book_of_spells", balance=balance)
+        Session(ANY, balance=balance)
 
 
 def test_the_largest_balance_saves() -> None:
-    s = book(balance=MAX_BALANCE)
+    s = session(balance=MAX_BALANCE)
     s.spin()
     finish(s)
     saves_again(s)
@@ -153,12 +192,10 @@ def test_the_largest_balance_saves() -> None:
 @pytest.mark.parametrize("seed", [-1, 2**64, pytest.param(HUGE, id="10**5000"), "7", 7.0, True])
 def test_session_seed_is_an_engine_error(seed: Any) -> None:
     with pytest.raises(EngineError, match="a session seed must be an integer from 0 to 2"):
-        Session("book_of_spells", seed=seed)
+        Session(ANY, seed=seed)
 
 
-@pytest.mark.parametrize(
-    ("game", "clock_"), [("book_of_spells", 123), ("moon_spell", 123), ("moon_spell", lambda: "now")]
-)
+@pytest.mark.parametrize(("game", "clock_"), [(NO_JACKPOT, 123), (JACKPOT, 123), (JACKPOT, lambda: "now")])
 def test_session_clock_is_checked(game: str, clock_: Any) -> None:
     with pytest.raises(EngineError, match="clock must"):
         Session(game, clock=clock_)
@@ -167,12 +204,12 @@ def test_session_clock_is_checked(game: str, clock_: Any) -> None:
 @pytest.mark.parametrize("reading", [float("inf"), float("nan"), -1.0, 1e300, MAX_TIME_MS / 1000 + 1])
 def test_jackpot_clock_reading_is_bounded(reading: float) -> None:
     with pytest.raises(EngineError, match="clock must give seconds since the epoch"):
-        Session("moon_spell", clock=lambda: reading)
+        Session(JACKPOT, clock=lambda: reading)
 
 
 # -- between rounds and in a round -----------------------------------------------------------------------------
 def test_top_up_is_bounded() -> None:
-    s = book(balance=100_000)
+    s = session(balance=100_000)
     message = str(refused(s, lambda: s.add_funds(HUGE), InsufficientFundsError))
     assert f"top up at most {MAX_BALANCE - 100_000:_}" in message
     refused(s, lambda: s.add_funds(MAX_BALANCE - 100_000 + 1), InsufficientFundsError)
@@ -181,26 +218,32 @@ def test_top_up_is_bounded() -> None:
     saves_again(s)
 
 
+BETS = get_game(ANY).bets
+LINES, LEVEL = BETS.default.lines, BETS.default.bet_per_line
+LEVELS_OFFERED = "choose one of " + ", ".join(BETS.format(v) for v in BETS.levels)
+LINES_OFFERED = "choose one of " + ", ".join(map(str, BETS.lines))
+
+
 @pytest.mark.parametrize(
     ("bet", "message"),
     [
-        (Bet(9, HUGE), "bet per line an integer of 16610 bits is not offered; choose one of 0.01"),
-        (Bet(HUGE, 10), "an integer of 16610 bits lines is not offered; choose one of 1, 2"),
-        (Bet(9, 10**31), "bet per line an integer of 103 bits is not offered"),
-        (Bet(9, 10**25), "bet per line 10000000000000000000000000 is not offered"),
-        (Bet(9, 10**17), "bet per line 1,000,000,000,000,000.00 is not offered"),
+        (Bet(LINES, HUGE), f"bet per line an integer of 16610 bits is not offered; {LEVELS_OFFERED}"),
+        (Bet(HUGE, LEVEL), f"an integer of 16610 bits lines is not offered; {LINES_OFFERED}"),
+        (Bet(LINES, 10**31), "bet per line an integer of 103 bits is not offered"),
+        (Bet(LINES, 10**25), "bet per line 10000000000000000000000000 is not offered"),
+        (Bet(LINES, 10**17), f"bet per line {BETS.format(10**17)} is not offered"),
         (Bet(HUGE, 10.0), "must be whole numbers, not an integer of 16610 bits, 10.0 and 1"),  # type: ignore[arg-type]
     ],
 )
 def test_set_bet_of_absurd_numbers(bet: Bet, message: str) -> None:
-    s = book()
+    s = session()
     err = refused(s, lambda: s.set_bet(bet), BetError)
     assert message in str(err)
 
 
 @pytest.mark.parametrize("autoplay", [1, 0, "yes", None, 1.0])
 def test_spin_autoplay_must_be_a_bool(autoplay: Any) -> None:
-    s = book()
+    s = session()
     refused(s, lambda: s.spin(autoplay=autoplay))
     s.spin(autoplay=True)
     finish(s)
@@ -222,84 +265,92 @@ def test_spin_autoplay_must_be_a_bool(autoplay: Any) -> None:
     ],
 )
 def test_absurd_values_give_engine_errors(call: Callable[[Session], object]) -> None:
-    for s in (book(), moon()):
+    for game in game_ids():
+        s = session(game)
         refused(s, lambda: call(s))  # noqa: B023
 
 
 def test_absurd_choice_in_a_round() -> None:
-    s = book()
-    s.spin(seed=pending_seed("book_of_spells", "collect_or_gamble"))
+    s = session(GAMBLE_GAME)
+    s.spin(seed=pending_seed(GAMBLE_GAME, "collect_or_gamble"))
     err = refused(s, lambda: s.choose(HUGE))  # type: ignore[arg-type]
     assert "an integer of 16610 bits is not a choice for 'collect_or_gamble'" in str(err)
 
 
 def test_autoplay_arguments_are_checked() -> None:
     with pytest.raises(EngineError, match="autoplay needs a Session"):
-        Autoplay("book_of_spells", AutoplayLimits(rounds=1))  # type: ignore[arg-type]
+        Autoplay(ANY, AutoplayLimits(rounds=1))  # type: ignore[arg-type]
     with pytest.raises(EngineError, match="autoplay needs its AutoplayLimits"):
-        Autoplay(book(), 5)  # type: ignore[arg-type]
+        Autoplay(session(), 5)  # type: ignore[arg-type]
     with pytest.raises(EngineError, match="stop_on_feature must be True or False"):
         AutoplayLimits(rounds=1, stop_on_feature=1)  # type: ignore[arg-type]
 
 
 # -- replay ----------------------------------------------------------------------------------------------------
-REPLAY: dict[str, Any] = {"seed": 5, "lines": 9, "bet_per_line": 10}
-MOON_REPLAY: dict[str, Any] = {"seed": 5, "lines": 20, "bet_per_line": 5}
+def replay_args(game: str) -> dict[str, Any]:
+    """A replay's arguments at the game's default bet."""
+    bet = get_game(game).bets.default
+    return {"seed": 5, "lines": bet.lines, "bet_per_line": bet.bet_per_line}
 
 
 @pytest.mark.parametrize(
     ("game", "kw", "message"),
     [
-        ("book_of_spells", {"jackpot": -500}, "jackpot must be an integer from 0 to"),
-        ("book_of_spells", {"jackpot": 500}, "Book of Spells has no jackpot"),
-        ("book_of_spells", {"jackpot": True}, "jackpot must be an integer"),
-        ("moon_spell", {"jackpot": -500}, "jackpot must be an integer from 0 to"),
-        ("moon_spell", {"jackpot": MAX_AMOUNT + 1}, "jackpot must be an integer from 0 to"),
-        ("moon_spell", {"jackpot": HUGE}, "jackpot must be an integer from 0 to"),
-        ("moon_spell", {"jackpot": 500, "mode": "buy"}, "mode 'buy' has none"),
-        ("book_of_spells", {"choices": None}, "choices must be a list"),
-        ("book_of_spells", {"choices": "collect"}, "choices must be a list"),
-        ("book_of_spells", {"choices": 5}, "choices must be a list"),
-        ("book_of_spells", {"choices": ["collect", 1]}, "every choice must be a string"),
-        ("book_of_spells", {"autoplay": 1}, "autoplay must be True or False"),
-        ("book_of_spells", {"seed": None}, "needs its seed"),
-        ("book_of_spells", {"seed": 2**64}, "round seed must be an integer"),
-        ("book_of_spells", {"bet_per_line": HUGE}, "is not offered"),
-        ("book_of_spells", {"settings": ["gamble"]}, "settings must be a mapping"),
-        ("book_of_spells", {"balance": HUGE}, "balance must be an integer"),
+        (NO_JACKPOT, {"jackpot": -500}, "jackpot must be an integer from 0 to"),
+        (NO_JACKPOT, {"jackpot": 500}, f"{get_game(NO_JACKPOT).name} has no jackpot"),
+        (NO_JACKPOT, {"jackpot": True}, "jackpot must be an integer"),
+        (JACKPOT, {"jackpot": -500}, "jackpot must be an integer from 0 to"),
+        (JACKPOT, {"jackpot": MAX_AMOUNT + 1}, "jackpot must be an integer from 0 to"),
+        (JACKPOT, {"jackpot": HUGE}, "jackpot must be an integer from 0 to"),
+        (JACKPOT_AND_BUY, {"jackpot": 500, "mode": "buy"}, "mode 'buy' has none"),
+        (ANY, {"choices": None}, "choices must be a list"),
+        (ANY, {"choices": "collect"}, "choices must be a list"),
+        (ANY, {"choices": 5}, "choices must be a list"),
+        (ANY, {"choices": ["collect", 1]}, "every choice must be a string"),
+        (ANY, {"autoplay": 1}, "autoplay must be True or False"),
+        (ANY, {"seed": None}, "needs its seed"),
+        (ANY, {"seed": 2**64}, "round seed must be an integer"),
+        (ANY, {"bet_per_line": HUGE}, "is not offered"),
+        (ANY, {"settings": [SETTING]}, "settings must be a mapping"),
+        (ANY, {"balance": HUGE}, "balance must be an integer"),
         (123, {}, "a game must be a game id"),
     ],
 )
 def test_replay_arguments_are_checked(game: Any, kw: dict[str, Any], message: str) -> None:
-    base = MOON_REPLAY if game == "moon_spell" else REPLAY
+    base = replay_args(game if isinstance(game, str) else ANY)
     with pytest.raises(EngineError, match=message):
         replay(game, **(base | kw))
 
 
 def test_replay_of_a_jackpot_round() -> None:
-    events = replay("moon_spell", **MOON_REPLAY, jackpot=500)
+    events = replay(JACKPOT, **replay_args(JACKPOT), jackpot=500)
     assert events[-2] == JackpotWin(500)
     assert isinstance(events[-1], RoundEnd)
     assert events[-1].win >= 500
 
 
 # -- restore: the round in play as strictly as the history -----------------------------------------------------
+SAVE_ROUNDS = 3
+"""The rounds `pending_feature_save` plays before the round it leaves waiting."""
+
+
 @cache
-def pending_book_save() -> str:
-    """Book of Spells waiting at the start of its free spins (a decision restore leaves waiting)."""
-    s = book(seed=3)
-    for _ in range(3):
+def pending_feature_save() -> str:
+    """A game (with settings, no jackpot) waiting at the start of its feature (a decision
+    restore leaves waiting), after `SAVE_ROUNDS` rounds."""
+    s = session(FEATURE_SAVE_GAME, seed=3)
+    for _ in range(SAVE_ROUNDS):
         s.spin()
         finish(s)
-    s.spin(seed=pending_seed("book_of_spells", "feature_start"))
+    s.spin(seed=pending_seed(FEATURE_SAVE_GAME, "feature_start"))
     return s.snapshot()
 
 
 @cache
-def moon_save() -> str:
-    """Moon Spell after a jackpot drop and a few rounds."""
+def jackpot_save() -> str:
+    """A game with a jackpot after a jackpot drop and a few rounds."""
     now = [NOW]
-    s = Session("moon_spell", seed=2, clock=lambda: now[0])
+    s = Session(JACKPOT, seed=2, clock=lambda: now[0])
     for i in range(4):
         now[0] = NOW + 3 * i
         s.spin()
@@ -317,7 +368,7 @@ def moon_save() -> str:
 
 
 def test_the_saves_restore() -> None:
-    for text in (pending_book_save(), moon_save()):
+    for text in (pending_feature_save(), jackpot_save()):
         r = Session.restore(text, clock=clock)
         assert r.snapshot() == text
 
@@ -353,10 +404,26 @@ def _drop(*path: Any) -> Callable[[dict[str, Any]], None]:
     return mutate
 
 
-BOOK_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
-    (lambda st_: _round_at_bet(st_, 9, 3), "bet per line 0.03 is not offered"),
-    (lambda st_: _round_at_bet(st_, 9, 1000), "bet per line 10.00 is not offered"),
-    (lambda st_: _round_at_bet(st_, 10, 10), "10 lines is not offered"),
+# The feature save's game: its default bet, a bet per line it does not offer (between the
+# offered ones), one above them all, a number of lines it does not offer; and its settings.
+_BET = get_game(FEATURE_SAVE_GAME).bets.default
+_LEVELS, _LINES = get_game(FEATURE_SAVE_GAME).bets.levels, get_game(FEATURE_SAVE_GAME).bets.lines
+_LOW_LEVEL, _HIGH_LEVEL, _NO_LINES = not_offered(_LEVELS), max(_LEVELS) * 10, max(_LINES) + 1
+_UNOFFERED_BET = {"lines": _BET.lines, "bet_per_line": _LOW_LEVEL, "coins": _BET.coins}
+_SETTINGS = get_game(FEATURE_SAVE_GAME).default_settings()
+_FIRST_SETTING, _LAST_SETTING = next(iter(_SETTINGS)), next(reversed(_SETTINGS))
+_SOME_SETTINGS = {k: v for k, v in _SETTINGS.items() if k != _LAST_SETTING}
+_MODES = ", ".join(get_game(FEATURE_SAVE_GAME).modes)
+
+
+def _refused_bet(lines: int, level: int) -> str:
+    return re.escape(bet_words(FEATURE_SAVE_GAME, Bet(lines, level, _BET.coins)))
+
+
+FEATURE_SAVE_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
+    (lambda st_: _round_at_bet(st_, _BET.lines, _LOW_LEVEL), _refused_bet(_BET.lines, _LOW_LEVEL)),
+    (lambda st_: _round_at_bet(st_, _BET.lines, _HIGH_LEVEL), _refused_bet(_BET.lines, _HIGH_LEVEL)),
+    (lambda st_: _round_at_bet(st_, _NO_LINES, _BET.bet_per_line), _refused_bet(_NO_LINES, _BET.bet_per_line)),
     (_set("round", "seed", 2**64), "round seed must be a non-negative integer of at most"),
     (_set("round", "seed", 2**64 + 5), "round seed must be"),
     (_set("round", "time_ms", 10**400), "time must be a non-negative integer of at most"),
@@ -364,24 +431,24 @@ BOOK_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     (_set("round", "time_ms", 1e300), "time must be"),
     (_set("round", "autoplay", "yes"), "autoplay must be true or false"),
     (_set("round", "autoplay", 1), "autoplay must be true or false"),
-    (_set("round", "index", 0), "the round in play is round 0, but 3 were played"),
+    (_set("round", "index", 0), f"the round in play is round 0, but {SAVE_ROUNDS} were played"),
     (_set("round", "jackpot", 500), "won a jackpot that the saved jackpot did not pay"),
     (_set("round", "jackpot", -1), "jackpot must be a non-negative integer"),
-    (_set("round", "mode", "buy"), "the saved mode 'buy' is not one of base"),
+    (_set("round", "mode", "buy"), f"the saved mode 'buy' is not one of {_MODES}"),
     (_set("round", "choices", "start"), "choices must be a list of strings"),
     (_set("round", "extra", 1), "unknown fields \\['extra'\\]"),
     (_drop("round", "seed"), "lacks \\['seed'\\]"),
-    (_set("round", "bet", {"lines": 9, "bet_per_line": 10, "coins": 1, "total": 90}), "unknown fields \\['total'\\]"),
+    (_set("round", "bet", _BET.to_json() | {"total": _BET.total}), "unknown fields \\['total'\\]"),
     (_set("rng", 2**64), "seed stream must be"),
     (_set("balance", MAX_AMOUNT + 1), "balance must be"),
     (_set("rounds_played", 10**30), "count of rounds must be"),
     (_set("rounds_played", 2), "the saved history must hold the last 2 rounds"),
-    (_set("settings", {"free_spin_cap_x": 5000, "gamble_limit_x": 250}), "the saved settings are not complete"),
-    (_set("settings", {"free_spin_cap_x": 5000, "gamble_limit_x": 250, "gamble": True}), "not whole numbers"),
-    (_set("settings", {"free_spin_cap_x": HUGE // 10**4000, "gamble_limit_x": 250, "gamble": 1}), "at most"),
-    (_set("bet", {"lines": 9, "bet_per_line": 3, "coins": 1}), "is not offered"),
+    (_set("settings", _SOME_SETTINGS), "the saved settings are not complete"),
+    (_set("settings", _SETTINGS | {_LAST_SETTING: True}), "not whole numbers"),
+    (_set("settings", _SETTINGS | {_FIRST_SETTING: HUGE // 10**4000}), "at most"),
+    (_set("bet", _UNOFFERED_BET), "is not offered"),
     (_set("jackpot", {}), "the saved jackpot does not fit the game"),
-    (_set("history", []), "the saved history must hold the last 3 rounds"),
+    (_set("history", []), f"the saved history must hold the last {SAVE_ROUNDS} rounds"),
     (_set("extra", 1), "unknown fields \\['extra'\\]"),
     (_set("history", 0, "autoplay", 1), "autoplay must be true or false"),
     (_set("history", 0, "seed", 2**64), "round seed must be"),
@@ -390,13 +457,13 @@ BOOK_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     (_set("history", 0, "index", 7), "out of order"),
     (_set("history", 0, "choices", [1]), "choices must be a list of strings"),
     (_set("history", 0, "features", "free_spins"), "features must be a list of strings"),
-    (_set("history", 0, "bet", {"lines": 9, "bet_per_line": 3, "coins": 1}), "is not offered"),
+    (_set("history", 0, "bet", _UNOFFERED_BET), "is not offered"),
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), BOOK_EDITS)
-def test_edited_book_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
-    text = resign(pending_book_save(), mutate)
+@pytest.mark.parametrize(("mutate", "message"), FEATURE_SAVE_EDITS)
+def test_edited_feature_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
+    text = resign(pending_feature_save(), mutate)
     t0 = time.process_time()  # this process's time: other processes on a busy machine do not count
     with pytest.raises(SnapshotError, match=message):
         Session.restore(text, clock=clock)
@@ -404,7 +471,7 @@ def test_edited_book_save_is_refused(mutate: Callable[[dict[str, Any]], None], m
 
 
 def test_history_longer_than_kept_is_refused() -> None:
-    s = book(seed=4)
+    s = session(seed=4)
     for _ in range(HISTORY_SIZE + 1):
         s.spin()
         finish(s)
@@ -419,13 +486,13 @@ def test_history_longer_than_kept_is_refused() -> None:
         Session.restore(resign(text, mutate), clock=clock)
 
 
-def test_a_jackpot_edited_into_a_book_of_spells_history_is_refused() -> None:
+def test_a_jackpot_edited_into_the_history_of_a_game_without_one_is_refused() -> None:
     # A history record that replays consistently with a jackpot the game does not have.
-    s = book(seed=6)
+    s = session(NO_JACKPOT, seed=6)
     s.spin()
     finish(s)
-    probe = book(seed=0)
-    probe.jackpot = moon().jackpot  # a pot, only to make the forged round
+    probe = session(NO_JACKPOT, seed=0)
+    probe.jackpot = session(JACKPOT).jackpot  # a pot, only to make the forged round
     record = s.history[0]
     events = probe._start_recorded(autoplay=False, seed=record.seed, mode="base", jackpot=500)
     assert s.pending is None
@@ -435,11 +502,11 @@ def test_a_jackpot_edited_into_a_book_of_spells_history_is_refused() -> None:
         st_["history"][0] = forged
 
     assert any(isinstance(e, JackpotWin) for e in events)
-    with pytest.raises(SnapshotError, match="Book of Spells has no jackpot"):
+    with pytest.raises(SnapshotError, match=f"{get_game(NO_JACKPOT).name} has no jackpot"):
         Session.restore(resign(s.snapshot(), mutate), clock=clock)
 
 
-MOON_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
+JACKPOT_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     (_set("jackpot", "pot", "1e5000"), "pot is not an amount"),
     (_set("jackpot", "pot", "1e1000000000"), "pot is not an amount"),
     (_set("jackpot", "pot", "9" * 5000), "pot is not an amount"),
@@ -461,9 +528,9 @@ MOON_EDITS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), MOON_EDITS)
-def test_edited_moon_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
-    text = resign(moon_save(), mutate)
+@pytest.mark.parametrize(("mutate", "message"), JACKPOT_EDITS)
+def test_edited_jackpot_save_is_refused(mutate: Callable[[dict[str, Any]], None], message: str) -> None:
+    text = resign(jackpot_save(), mutate)
     t0 = time.process_time()  # this process's time: other processes on a busy machine do not count
     with pytest.raises(SnapshotError, match=message):
         Session.restore(text, clock=clock)
@@ -475,7 +542,7 @@ def test_deeply_nested_value_in_a_signed_save() -> None:
     for _ in range(800):
         deep = [deep]
     with pytest.raises(SnapshotError):
-        Session.restore(resign(pending_book_save(), _set("settings", "gamble", deep)), clock=clock)
+        Session.restore(resign(pending_feature_save(), _set("settings", _FIRST_SETTING, deep)), clock=clock)
 
 
 # -- the property: random calls and edited saves through the public API ----------------------------------------
@@ -487,7 +554,7 @@ _SMALL_JUNK = st.one_of(
     st.text(max_size=4),
     st.sampled_from(["1e5000", "1e1000000000", "5/0", "buy", "base", "collect", "red", "spin", "start"]),
     st.lists(st.integers(0, 3), max_size=2),
-    st.dictionaries(st.sampled_from(["lines", "bet_per_line", "gamble", "x"]), st.integers(0, 12), max_size=2),
+    st.dictionaries(st.sampled_from(["lines", "bet_per_line", *SETTING_NAMES, "x"]), st.integers(0, 12), max_size=2),
 )
 JUNK = st.one_of(_SMALL_JUNK, st.builds(pow, st.just(10), st.just(5000)))  # 10**5000, built when drawn
 # Values an edited save may hold: JSON only (an integer past 4,300 digits cannot be written).
@@ -556,7 +623,7 @@ def _call(data: st.DataObject, s: Session, clk: Clock) -> Callable[[], object] |
         return lambda: Autoplay(s, AutoplayLimits(rounds=rounds, single_win_limit=limit)).run()
     if op == "settle":
         return s.settle
-    # A clock move: seconds, or past a Moon Spell jackpot's deadline.
+    # A clock move: seconds, or past a jackpot's deadline.
     clk.now += data.draw(st.sampled_from([3, 60, 3_600, 2 * 86_400]), label="wait")
     return None
 
@@ -668,7 +735,7 @@ def test_random_calls_and_edited_saves(game: str, seed: int, data: st.DataObject
     seed=st.one_of(st.none(), st.integers(0, 2**64 - 1), JUNK),
     settings_=st.one_of(
         st.none(),
-        st.fixed_dictionaries({}, optional={"free_spin_cap_x": st.integers(0, 10**13), "gamble": JUNK}),
+        st.fixed_dictionaries({}, optional={name: st.one_of(st.integers(0, 10**13), JUNK) for name in SETTING_NAMES}),
         JUNK,
     ),
     bet=st.one_of(st.none(), st.builds(Bet, st.integers(0, 25), st.sampled_from([1, 5, 10, 3, 250])), JUNK),

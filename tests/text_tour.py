@@ -4,7 +4,7 @@ bring every kind of event the game's rounds bring in a fixed stretch of seeds.
 A round is a session seed and a way of answering its decisions (`WAYS`): the first choice
 of every decision (start, the first cell, spin, collect), a gamble on red at every win the
 game offers to gamble, or the feature bought. An event's kind is its type and the names it
-carries (a Rider feature, a decision's kind, a pick's name), so that every feature, every
+carries (a feature's name, a decision's kind, a pick's name), so that every feature, every
 pick and every decision has a round in the tour. The CPython walk (``test_text_layout``) and
 the browser's (``test_text_layout_browser``) both play it; neither names a game.
 """

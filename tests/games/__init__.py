@@ -15,8 +15,8 @@ from types import ModuleType
 from pyengine.games import Game, game_ids, get_game
 
 __all__ = [
-    "SHARED_EVENT_TYPES", "EventTypes", "a_game", "decides", "games_where", "has_jackpot", "has_mode",
-    "has_setting", "kit",
+    "SHARED_EVENT_TYPES", "EventTypes", "a_game", "all_of", "decides", "games_where", "has_jackpot", "has_mode",
+    "has_setting", "has_settings", "kit", "lacks",
 ]
 
 SHARED_EVENT_TYPES = ("round_start", "spin", "line_win", "decision_pending", "choice_made", "win_cap_reached",
@@ -85,3 +85,18 @@ def has_jackpot(game: Game) -> bool:
 def has_setting(name: str) -> Callable[[Game], bool]:
     """Whether a game has the operator setting ``name``."""
     return lambda g: name in g.default_settings()
+
+
+def has_settings(game: Game) -> bool:
+    """Whether a game has any operator settings at all."""
+    return bool(game.default_settings())
+
+
+def all_of(*tests: Callable[[Game], bool]) -> Callable[[Game], bool]:
+    """Whether a game passes every one of ``tests`` (``all_of(has_jackpot, has_mode("buy"))``)."""
+    return lambda g: all(test(g) for test in tests)
+
+
+def lacks(test: Callable[[Game], bool]) -> Callable[[Game], bool]:
+    """Whether a game fails ``test`` (``lacks(has_jackpot)``: a game without a jackpot)."""
+    return lambda g: not test(g)
