@@ -417,7 +417,7 @@ class WinWatch:
         self.shown = 0
 
     def __call__(self, c: Controller) -> None:
-        self.shown = max(self.shown, c.win_shown)
+        self.shown = max(self.shown, c.meters.win)
         if c.view.banner is not None:
             self.banners.add((c.view.banner.title, c.view.banner.subtitle))
 

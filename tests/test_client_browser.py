@@ -7,8 +7,9 @@ spins and of a gamble; keyboard only; a phone viewport; the ``?debug=1`` overlay
 The site, its server, Playwright, Chromium and the `Visit` wrapper (a fresh browser
 context per test, so localStorage starts empty) are those of ``tests/test_site.py``.
 
+The game is `tests.browser.fixtures.GAME`, the first game with a gamble and free spins.
 Seeds are not pinned: each test asks the engine in CPython for the first session seed with
-the property it needs (``Session("book_of_spells", seed=N)`` plays the same rounds as
+the property it needs (``Session(GAME, seed=N)`` plays the same rounds as
 ``play.html?seed=N``, whose first round is the session's first ``spin()``), so a change of
 reel strips picks another seed instead of silently testing nothing. Every expected amount
 (win, balance, gamble colour, autoplay stop) is computed by the engine the same way.

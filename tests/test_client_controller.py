@@ -1,4 +1,5 @@
-"""slotui.controller: the client's state machine on a real Book of Spells session.
+"""slotui.controller: the client's state machine on a real session of the rig's game
+(`tests.client_support.GAME`: the first game with a gamble and free spins).
 
 The controller is driven as ``web/main.py`` drives it: ``tick(now)`` every frame (16.7 ms),
 ``press(action, now)`` for buttons and keys, ``resume()`` after a reload. Every frame it
@@ -7,20 +8,22 @@ asks for is drawn on a recording canvas, so the renderer sees every state too.
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
 
 import pytest
 
 from pyengine import events as ev
 from pyengine.autoplay import AutoplayLimits, StopReason
-from pyengine.games import game_ids, get_game
+from pyengine.games import game_ids, get_game, plugin
 from pyengine.model import Bet
 from pyengine.session import Session
 from slotui.render import draw
 from slotui.controller import Controller, stop_reason
 from slotui.keys import action_for_key
 from slotui.timing import NORMAL, REDUCED, TURBO
-from slotui.games.book_of_spells import BookIntro
 from slotui.expanding import ExpandingSymbol
+from slotui.overlay import IntroCard
 from tests.client_support import (
     FRAME_MS,
     GAME,
@@ -37,6 +40,22 @@ from tests.client_support import (
     round_log,
     wall_clock,
 )
+
+
+def own_intro(game: str) -> type[IntroCard]:
+    """The intro card of ``game``'s free spins: the one `IntroCard` its screen module defines."""
+    module = importlib.import_module(plugin(game).screen)
+    cards = [
+        v
+        for v in vars(module).values()
+        if isinstance(v, type) and issubclass(v, IntroCard) and v.__module__ == module.__name__
+    ]
+    assert len(cards) == 1, cards
+    return cards[0]
+
+
+INTRO: Any = own_intro(GAME)
+"""The rig's game's intro card (its own fields: the spins, the chosen symbol)."""
 
 
 def expanding(c: Controller) -> str | None:
@@ -300,7 +319,7 @@ def test_bet_buttons_are_disabled_and_ignored_during_a_round() -> None:
     r.until(lambda c: c.context() == "feature_start")
     assert_bets_locked(r)
     r.press("start_feature")
-    r.until(lambda c: c.free_spin[0] == 2)
+    r.until(lambda c: c.meters.free_spin[0] == 2)
     assert r.controller.context() == "free_spins"
     assert_bets_locked(r)
     r.until(lambda c: idle(c) and c.pending_kind == "collect_or_gamble", 300_000)
@@ -425,9 +444,9 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         to_feature_start(r)
         log = round_log(r.session)
         symbol = first(log, ev.ExpandingSymbolChosen).symbol
-        # The intro: the Book has chosen, and waits for Start.
+        # The game's own intro has chosen the symbol, and waits for Start.
         intro = c.view.intro
-        assert isinstance(intro, BookIntro)
+        assert isinstance(intro, INTRO)
         assert (intro.symbol, intro.waiting, intro.spins) == (symbol, True, 10)
         assert r.host.state == "feature"
         assert r.host.controls.buttons["start_feature"].visible
@@ -449,7 +468,7 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         banners: set[str] = set()
 
         def watch(c: Controller) -> bool:
-            if c.in_feature:
+            if c.meters.in_feature:
                 assert r.host.state == "feature"
                 assert expanding(c) == symbol
                 if c.view.status and (not statuses or statuses[-1] != c.view.status):
@@ -478,7 +497,7 @@ def test_free_spins_play_every_spin_with_the_expanding_symbol(
         assert "10 more free spins!" in r.host.announcements
         assert starts[-1].total == 10 + 10 * len(retriggers)
     # After the feature: the symbol is gone, the base game looks normal again.
-    assert not c.in_feature
+    assert not c.meters.in_feature
     assert expanding(c) is None
     assert c.view.status == ""
     assert r.host.state == "ready"
@@ -498,7 +517,7 @@ def press_start_during_the_intro(beat: str) -> tuple[float, Rig]:
     r.press("start_feature")
     r.until(lambda c: c.view.intro is None, 10_000)
     assert expanding(r.controller) == first(round_log(r.session), ev.ExpandingSymbolChosen).symbol
-    r.until(lambda c: c.free_spin[0] == 1, 10_000)
+    r.until(lambda c: c.meters.free_spin[0] == 1, 10_000)
     return r.now - t, r
 
 
@@ -514,7 +533,7 @@ def test_quick_stop_during_the_expansion_is_not_lost() -> None:
     assert r.now - t <= grow_ms + 3 * FRAME_MS
 
 
-def test_start_pressed_while_the_book_turns_its_pages_starts_at_once() -> None:
+def test_start_pressed_while_the_intro_chooses_the_symbol_starts_at_once() -> None:
     took, _ = press_start_during_the_intro("ChooseBeat")
     assert took <= NORMAL.pause + 4 * FRAME_MS
 
@@ -533,8 +552,9 @@ def test_start_pressed_during_the_intro_finishes_it_at_once() -> None:
 
 def test_every_event_type_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rounds with a retrigger, the win limit, a gamble won up to its limit and one lost:
-    together they hold every event type of Book of Spells, and the controller plays each
-    round's whole log. (Moon Spell's are played in ``test_client_moon_spell.py``.)"""
+    together they hold every event type of the rig's game (its kit's ``EVENT_TYPES``), and the
+    controller plays each round's whole log. (Each other game's are played by the client tests
+    in its own folder, ``tests/games/<id>/``.)"""
     rounds: list[tuple[int, dict[str, int], tuple[str, ...]]] = [
         (RETRIGGER_SEED, {}, ()),
         (CAP_SEED, CAP_SETTINGS, ()),
@@ -717,7 +737,7 @@ def test_reload_at_feature_start_shows_the_chosen_symbol_and_continues() -> None
     assert b.session.pending is not None
     assert b.session.pending.kind == "feature_start"
     assert_same_reels(b)
-    intro = b.controller.view.overlay(BookIntro)
+    intro = b.controller.view.overlay(INTRO)
     assert intro is not None
     assert (intro.symbol, intro.waiting) == (symbol, True)
     assert b.controller.context() == "feature_start"
@@ -743,7 +763,7 @@ def test_reload_mid_free_spins_shows_symbol_counter_and_reels_and_continues() ->
     r = make_rig(RETRIGGER_SEED, turbo=True)
     to_feature_start(r)
     r.press("start_feature")
-    r.until(lambda c: c.free_spin[0] == 12 and c.in_feature, 300_000)
+    r.until(lambda c: c.meters.free_spin[0] == 12 and c.meters.in_feature, 300_000)
     symbol = first(round_log(r.session), ev.ExpandingSymbolChosen).symbol
     b = restore_rig(r.host.snapshot, turbo=True)
     c = b.controller
@@ -752,8 +772,8 @@ def test_reload_mid_free_spins_shows_symbol_counter_and_reels_and_continues() ->
     assert_same_reels(b)
     assert expanding(c) == symbol
     assert c.view.intro is None
-    assert c.in_feature
-    assert c.free_spin == (12, 20)
+    assert c.meters.in_feature
+    assert c.meters.free_spin == (12, 20)
     assert c.view.status.startswith("FREE SPIN 12 OF 20  ")
     assert b.host.state == "feature"
     assert c.context() == "free_spins"
@@ -895,7 +915,7 @@ def test_holding_spin_plays_round_after_round_at_turbo_pace_until_released() -> 
 
 
 def test_holding_spin_collects_a_waiting_win_and_stops_at_a_feature_or_an_empty_balance() -> None:
-    # Book of Spells waits at Collect after a win: holding Spin collects and plays on.
+    # The rig's game waits at Collect after a win: holding Spin collects and plays on.
     r = make_rig(WIN_SEED)
     r.press("spin")
     r.until(lambda c: c.pending_kind == "collect_or_gamble" and not c.presenting)

@@ -9,6 +9,7 @@ the renderer draws each overlay where `View` puts it; beats see the controller a
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -16,24 +17,33 @@ from typing import Any
 import pytest
 
 from pyengine import events as ev
-from pyengine.games import game_ids, get_game
+from pyengine.games import GAME_IDS, game_ids, get_game, plugin
+from pyengine.session import Session
 from slotui import stage as stage_module
 from slotui.beats import screen_for
-from slotui.games.book_of_spells import SCREEN as BOOK_SCREEN
 from slotui.canvas import Canvas, RecordingCanvas
 from slotui.controller import Controller
 from slotui.freespins import FreeSpins, FreeSpinsWords
 from slotui.gamble import CARD_BACK, card_size
 from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
-from slotui.games.moon_spell import SCREEN as MOON_SCREEN
-from slotui.pages import PageContext, page_html
+from slotui.pages import PageContext, buy_html, page_context, page_html
 from slotui.reels import ReelBank
 from slotui.render import draw
 from slotui.stage import GameScreen, Stage
 from slotui.view import View
-from tests.client_support import GAME_EVENT_TYPES, SPRITES, find_seed, idle, make_rig, restore_rig, round_log
+from tests.client_support import (
+    GAME,
+    GAME_EVENT_TYPES,
+    SPRITES,
+    find_seed,
+    idle,
+    make_rig,
+    restore_rig,
+    round_log,
+    wall_clock,
+)
 
-FMT = get_game("book_of_spells").bets.format
+FMT = get_game(GAME).bets.format
 CLIENT = Path(__file__).resolve().parent.parent / "web" / "slotui"
 
 # A game the client has never heard of: its own symbols, pays and lines, no pages.
@@ -55,7 +65,23 @@ PLAIN: dict[str, Any] = {
     "bets": {"lines": [3], "bet_per_line": [1, 5]},
     "settings": {},
 }
-GAMES_WORDS = re.compile(r"\b(moons?|books?|spells?|archmage|witch|free spins|hold and respin)\b", re.IGNORECASE)
+KIND_WORDS = frozenset({"wild", "scatter"})
+"""What the generic pages call a symbol by its kind (a symbol of a game may be named so too)."""
+
+
+def _games_words() -> re.Pattern[str]:
+    """Words only a shipped game's own pages say: each word of a game's name and each of its
+    symbols' names (not a symbol kind's word), and the names of the features."""
+    words = {"free spins", "hold and respin"}
+    for gid in GAME_IDS:
+        desc = get_game(gid).describe()
+        words |= {w.lower() for w in desc["name"].split() if len(w) > 2}
+        words |= {s["name"].lower() for s in desc["symbols"] if s["name"].lower() not in KIND_WORDS}
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)({alternatives})s?(?!\w)", re.IGNORECASE)
+
+
+GAMES_WORDS = _games_words()
 
 
 def ctx(desc: dict[str, Any] = PLAIN, bet_per_line: int = 5, lines: int = 3, **kw: Any) -> PageContext:
@@ -121,25 +147,59 @@ def test_the_shared_paragraphs_say_only_what_applies_to_the_game() -> None:
         assert text in rules, text
 
 
-def test_each_game_supplies_its_own_pages_and_they_name_only_that_game() -> None:
-    book = get_game("book_of_spells").describe()
-    moon = get_game("moon_spell").describe()
-    book_rules = page("help", BOOK_SCREEN, ctx(book, 10, 9))
-    moon_rules = page("help", MOON_SCREEN, ctx(moon, 5, 20))
-    assert "<h4>The Book</h4>" in book_rules
-    assert "Moon" not in book_rules
-    assert "Hold and Respin" in moon_rules
-    assert "Book" not in moon_rules
-    assert "free spins" not in moon_rules
-    # The paragraphs every game shares are the same text in both.
+def own_screen(game: str) -> GameScreen:
+    """The ``SCREEN`` of ``game``'s screen module (`Plugin.screen`), which registers it when imported."""
+    screen: GameScreen = importlib.import_module(plugin(game).screen).SCREEN
+    return screen
+
+
+def context_of(game: str) -> PageContext:
+    """The pages' context for a new session of ``game``: its default bet, a balance of 1,000.00."""
+    session = Session(game, balance=100_000, clock=wall_clock)
+    return page_context(session, session.game.describe(), {}, f"static/games/{game}")
+
+
+def own_pages(game: str) -> tuple[str, str]:
+    """``game``'s rules and Feature Buy pages, through its own screen, at its default bet."""
+    return page("help", own_screen(game), context_of(game)), page("buy", own_screen(game), context_of(game))
+
+
+def others_words(game: str) -> set[str]:
+    """The words of the other shipped games' names that are not words of ``game``'s own name
+    or of its symbols' names: its pages never say them."""
+    desc = get_game(game).describe()
+    own = " ".join([desc["name"], *(s["name"] for s in desc["symbols"])]).lower()
+    return {
+        w
+        for other in GAME_IDS
+        if other != game
+        for w in get_game(other).describe()["name"].split()
+        if len(w) > 2 and w.lower() not in own
+    }
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_each_game_supplies_its_own_pages_and_they_name_only_that_game(game: str) -> None:
+    rules, buy = own_pages(game)
+    assert others_words(game)
+    for word in others_words(game):
+        assert word not in rules, word
+        assert word not in buy, word
+    # The paragraphs every game shares are the same text in each.
     shared = "<h4>Spin and Turbo</h4>"
-    assert book_rules.split(shared)[1].split("</p>")[0] == moon_rules.split(shared)[1].split("</p>")[0]
-    assert "(starts free spins)." in book_rules
-    assert "(starts the bonus)." in moon_rules
-    # Book of Spells sells no feature: its buy page is the generic one, never Moon Spell's.
-    assert BOOK_SCREEN.buy is None
-    assert "Moon" not in page("buy", BOOK_SCREEN, ctx(book, 10, 9, price=900))
-    assert "Hold and Respin" in page("buy", MOON_SCREEN, ctx(moon, 5, 20, price=6000, balance=100_000))
+    first_rules, _ = own_pages(game_ids()[0])
+    assert rules.split(shared)[1].split("</p>")[0] == first_rules.split(shared)[1].split("</p>")[0]
+    # A game whose rounds never wait on a free spin says nothing of free spins.
+    if "free_spin" not in get_game(game).describe()["decisions"]:
+        assert "free spins" not in rules.lower()
+    # A game that sells no feature has the generic buy page; one that sells it, its own.
+    generic = buy_html(context_of(game))
+    if "buy" in get_game(game).modes:
+        assert own_screen(game).buy is not None
+        assert buy != generic
+    else:
+        assert own_screen(game).buy is None
+        assert buy == generic
 
 
 def test_history_names_features_as_the_game_does() -> None:
@@ -160,8 +220,11 @@ def test_history_names_features_as_the_game_does() -> None:
 # -- pictures ----------------------------------------------------------------------------------------
 def test_screens_declare_the_pictures_they_need_and_their_sizes() -> None:
     L = compute_layout(1170, 2532)
-    assert BOOK_SCREEN.pictures == (BACKGROUND, FRAME, LOGO, CARD_BACK)
-    assert MOON_SCREEN.pictures == (BACKGROUND, FRAME, LOGO)
+    for game in game_ids():
+        pictures = own_screen(game).pictures
+        assert pictures[:3] == (BACKGROUND, FRAME, LOGO), game
+        # The card back is the gamble's: a game with a gamble declares it, no other does.
+        assert (CARD_BACK in pictures) == ("gamble" in get_game(game).describe()["decisions"]), game
     assert CARD_BACK.size(L) == card_size(L) == pytest.approx((L.reels_h * 0.8 * 0.714, L.reels_h * 0.8))
     assert BACKGROUND.size(L) == (L.width, L.height)
     assert FRAME.size(L) == (L.frame[2], L.frame[3])
@@ -193,7 +256,7 @@ def frame_of(v: View) -> RecordingCanvas:
 
 
 def test_the_renderer_draws_each_overlay_in_its_place() -> None:
-    strips = [tuple(s) for s in get_game("book_of_spells").describe()["reels"]["base"]]
+    strips = [tuple(s) for s in get_game(GAME).describe()["reels"]["base"]]
     v = View(ReelBank(strips, 3, [0] * 5))
     bare = frame_of(v)
     assert "logo" in bare.sprites_drawn()
@@ -254,7 +317,7 @@ def test_free_spins_speak_the_game_words(monkeypatch: pytest.MonkeyPatch) -> Non
     """Any game's screen can use the shared free spins with its own words and no intro."""
     shared = FreeSpins(WORDS)
     screen = GameScreen(handlers=shared.handlers, status=shared.status, start_label="GO")
-    monkeypatch.setitem(stage_module._SCREENS, "book_of_spells", screen)
+    monkeypatch.setitem(stage_module._SCREENS, GAME, screen)
     r = make_rig(find_seed("retrigger"), turbo=True)
     c = r.controller
     statuses: list[str] = []
@@ -267,7 +330,7 @@ def test_free_spins_speak_the_game_words(monkeypatch: pytest.MonkeyPatch) -> Non
             banners.add(f"{c.view.banner.title}|{c.view.banner.subtitle}")
         if idle(c) and c.pending_kind == "feature_start":
             c.press("start_feature", c.now)
-        return idle(c) and c.pending_kind in ("collect_or_gamble", None) and not c.in_feature
+        return idle(c) and c.pending_kind in ("collect_or_gamble", None) and not c.meters.in_feature
 
     r.press("spin")
     r.until(watch, 900_000)
@@ -285,22 +348,22 @@ def test_free_spins_speak_the_game_words(monkeypatch: pytest.MonkeyPatch) -> Non
     assert r.host.posted("featureStart") == [{"feature": "free_spins", "spins": awarded[0].count}]
     assert r.host.posted("featureEnd") == [{"feature": "free_spins", "win": end.win, "spins": end.spins}]
     assert c.view.status == ""
-    assert not c.in_feature
+    assert not c.meters.in_feature
     assert not any(GAMES_WORDS.search(t) for t in (*statuses, *banners))
 
 
 def test_free_spins_come_back_after_a_reload_in_the_game_words(monkeypatch: pytest.MonkeyPatch) -> None:
     shared = FreeSpins(WORDS)
     screen = GameScreen(handlers=shared.handlers, status=shared.status, rebuild=shared.rebuild)
-    monkeypatch.setitem(stage_module._SCREENS, "book_of_spells", screen)
+    monkeypatch.setitem(stage_module._SCREENS, GAME, screen)
     r = make_rig(find_seed("retrigger"), turbo=True)
     r.press("spin")
     r.until(lambda c: idle(c) and c.pending_kind == "feature_start", 120_000)
     r.press("start_feature")
-    r.until(lambda c: c.free_spin[0] == 3 and c.in_feature, 300_000)
+    r.until(lambda c: c.meters.free_spin[0] == 3 and c.meters.in_feature, 300_000)
     b = restore_rig(r.host.snapshot, turbo=True)
-    assert b.controller.in_feature
-    assert b.controller.free_spin == r.controller.free_spin
+    assert b.controller.meters.in_feature
+    assert b.controller.meters.free_spin == r.controller.meters.free_spin
     assert b.controller.view.status == r.controller.view.status
     assert b.controller.view.status.startswith("SPIN 3/")
 
@@ -315,8 +378,8 @@ def test_beats_see_the_controller_as_a_stage() -> None:
     r = make_rig(0)
     s = as_stage(r.controller)
     assert s.session.bet == r.session.bet
-    assert s.screen is BOOK_SCREEN
-    assert s.desc["id"] == "book_of_spells"
+    assert s.screen is own_screen(GAME)
+    assert s.desc["id"] == GAME
 
 
 def test_client_modules_import_each_other_without_cycles() -> None:

@@ -13,9 +13,12 @@ from pyengine.model import ReelSet
 from slotui.reels import Reel, ReelBank
 from slotui.timing import NORMAL, REDUCED, TURBO, Timing
 from tests.client_support import FRAME_MS
+from tests.games import a_game
 
 ROWS = 3
-STRIPS: list[tuple[str, ...]] = [tuple(s) for s in get_game("book_of_spells").describe()["reels"]["base"]]
+GAME = a_game(lambda g: g.describe()["rows"] == ROWS and len(g.describe()["reels"]["base"]) == 5, "5 reels of 3 rows")
+"""The first registered game whose base reels are five strips shown on three rows."""
+STRIPS: list[tuple[str, ...]] = [tuple(s) for s in get_game(GAME).describe()["reels"]["base"]]
 ENGINE_REELS = ReelSet(tuple(STRIPS), ROWS)
 TIMINGS = pytest.mark.parametrize("timing", [NORMAL, TURBO, REDUCED], ids=["normal", "turbo", "reduced"])
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
+from pyengine.games import GAME_IDS
 from tests.browser import helpers as h
 from tests.browser import measure
 from tests.browser.fixtures import GAME, PLAY, Visit
@@ -27,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
 
 FIRST_LOAD_BUDGET = 6_000_000  # bytes over the wire before data-state=ready (issue 14)
-SECOND = "moon_spell"
+SECOND = next(g for g in GAME_IDS if g != GAME)
+"""A second game to load: the first shipped game (with art of its own, unlike the tests' fixture
+game) other than `GAME`."""
 
 
 # The mean difference (0-255 per channel) between a symbol drawn from its SVG at a sprite's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -11,6 +12,7 @@ from pyengine.errors import EngineError, GameDataError
 from pyengine.games import get_game
 from pyengine.games.base import SETTING_MAX, Setting, SettingsSchema
 from pyengine.session import Session
+from tests.games import a_game, has_settings, lacks
 
 SCHEMA = SettingsSchema("Test", (Setting("cap_x", 100, minimum=1), Setting("gamble", 1, flag=True)))
 
@@ -37,13 +39,16 @@ def test_bad_settings_are_refused(settings: object, message: str) -> None:
 
 
 def test_a_game_without_settings_says_so() -> None:
-    with pytest.raises(EngineError, match="unknown setting 'x'; Moon Spell has no operator settings"):
-        get_game("moon_spell").validate_settings({"x": 1})
+    game = get_game(a_game(lacks(has_settings), "no operator settings"))
+    with pytest.raises(EngineError, match=f"unknown setting 'x'; {re.escape(game.name)} has no operator settings"):
+        game.validate_settings({"x": 1})
 
 
 def test_a_session_refuses_settings_that_are_not_a_mapping() -> None:
+    game_id = a_game(has_settings, "operator settings")
+    name = next(iter(get_game(game_id).default_settings()))
     with pytest.raises(EngineError, match="must be a mapping"):
-        Session("book_of_spells", settings=[("gamble", 0)])  # type: ignore[arg-type]
+        Session(game_id, settings=[(name, 0)])  # type: ignore[arg-type]
 
 
 def test_defaults_from_the_data_are_checked_and_name_the_field() -> None:

@@ -6,22 +6,94 @@ request of its browser context: none may leave the site's origin, none may fail,
 Content-Security-Policy may block nothing. Screenshots of the key screens are saved in
 ``test-artifacts/``.
 
-Seeded sessions (``python3 -m pyengine play book_of_spells --seed N --jsonl``): seed 7's first
-round loses; seed 3's first round wins 10.00 and waits for collect or gamble.
+The game is `tests.browser.fixtures.GAME` (the first game with a gamble and free spins). Its
+seeds are asked of the engine in CPython (``Session(GAME, seed=N)`` plays the rounds of
+``play.html?seed=N``; ``python3 -m pyengine play <id> --seed N --jsonl`` shows them):
+`LOSS_SEED`'s first two rounds lose, `WIN_SEED`'s first round wins `WIN` and waits for collect
+or gamble, `TABS_SEED`'s first three rounds wait for nothing but Collect.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
+from pyengine.events import RoundEnd
+from pyengine.games import GAME_IDS, game_ids, get_game
+from pyengine.session import Session
 from tests.browser import helpers as h
 from tests.browser.fixtures import DESKTOP, GAME, PHONE, PLAY, Visit
 
 pytestmark = pytest.mark.browser
+
+
+# -- the engine in CPython: seeds and amounts ----------------------------------------------------
+BETS = get_game(GAME).bets
+NAME = get_game(GAME).name
+SEARCH = range(1, 5_000)
+
+
+def first_seed(prop: Callable[[int], bool], what: str) -> int:
+    """The first session seed in `SEARCH` with ``prop``."""
+    for n in SEARCH:
+        if prop(n):
+            return n
+    raise AssertionError(f"no session seed in {SEARCH} has {what}: the reel strips or the engine changed")
+
+
+def loses_twice(seed: int) -> bool:
+    """The session's first two rounds win nothing and wait for nothing (Spin plays each to its end)."""
+    s = Session(GAME, seed=seed)
+    for _ in range(2):
+        end = s.spin()[-1]
+        if s.pending is not None or not isinstance(end, RoundEnd) or end.win != 0:
+            return False
+    return True
+
+
+def wins_to_gamble(seed: int) -> bool:
+    """The session's first round wins and waits for Collect, with Gamble offered."""
+    s = Session(GAME, seed=seed)
+    s.spin()
+    return s.pending is not None and s.pending.kind == "collect_or_gamble" and "gamble" in s.pending.choices
+
+
+def collects_three(seed: int) -> bool:
+    """The session's first three rounds wait for nothing but Collect (what `play_round` answers)."""
+    s = Session(GAME, seed=seed)
+    for _ in range(3):
+        s.spin()
+        while s.pending is not None:
+            if s.pending.kind != "collect_or_gamble":
+                return False
+            s.choose("collect")
+    return True
+
+
+LOSS_SEED = first_seed(loses_twice, "two losing rounds first")
+WIN_SEED = first_seed(wins_to_gamble, "a first round that waits for collect or gamble")
+TABS_SEED = first_seed(collects_three, "three rounds that wait for nothing but Collect")
+
+
+def _first_win() -> int:
+    s = Session(GAME, seed=WIN_SEED)
+    s.spin()
+    return s.round_win
+
+
+WIN = _first_win()
+"""What `WIN_SEED`'s first round wins (minor units)."""
+WIN_MAJOR = WIN / BETS.minor_per_major
+OFFERED = sorted({lines * level for lines in BETS.lines for level in BETS.levels})
+"""Every total bet the game offers (minor units), as the lobby's games.json lists them."""
+NOT_OFFERED = BETS.format(next(t for t in range(OFFERED[0], OFFERED[-1]) if t not in OFFERED))
+"""The smallest amount between the smallest and the largest total bet that is not offered."""
+GOOD_BET = BETS.format(max(t for t in OFFERED if 2 * t <= OFFERED[-1]))
+"""An offered total bet that is not the default: the largest up to half the maximum."""
 
 
 def events(page: Page, kind: str | None = None) -> list[dict[str, Any]]:
@@ -65,12 +137,13 @@ def test_lobby_lists_the_playable_games(visit: Visit, games: dict[str, Any]) -> 
     page.wait_for_selector(f".tile-link[data-game={GAME}]")
     tiles = page.locator(".tile-link")
     shown = [g for g in games["games"] if not g.get("hidden")]
-    assert [g["id"] for g in games["games"] if g.get("hidden")] == ["pick_fixture"]  # the tests' fixture game
+    # The registered games that are not shipped (the tests' fixture game) are hidden.
+    assert [g["id"] for g in games["games"] if g.get("hidden")] == [g for g in game_ids() if g not in GAME_IDS]
     assert tiles.count() == len(shown)
     entry = next(g for g in games["games"] if g["id"] == GAME)
     tile = page.locator(f".tile-link[data-game={GAME}]")
     assert tile.get_attribute("href") == f"./{PLAY}"
-    assert "Book of Spells" in tile.inner_text()
+    assert NAME in tile.inner_text()
     assert tile.locator(".tile-rtp").inner_text() == f"{entry['rtp'] * 100:.2f}%"
     assert f"{int(entry['max_win_x']):,}" in tile.locator(".tile-maxwin").inner_text()
     # The tile art loaded (tile.svg, or the fallback composition).
@@ -103,10 +176,10 @@ def test_lobby_on_a_phone(browser: Browser, server: Any) -> None:
 
 
 def test_game_loads_and_plays_rounds(visit: Visit) -> None:
-    page = visit.goto(f"{PLAY}&seed=7")
+    page = visit.goto(f"{PLAY}&seed={LOSS_SEED}")
     assert h.state(page) == "loading"
     h.wait_state(page, "ready")
-    assert page.locator("#title").inner_text() == "Book of Spells"
+    assert page.locator("#title").inner_text() == NAME
     assert page.evaluate("() => document.body.classList.contains('ready')")
     page.wait_for_selector("#loading", state="hidden", timeout=60_000)  # it fades out
     ready = events(page, "ready")
@@ -136,7 +209,7 @@ def test_game_loads_and_plays_rounds(visit: Visit) -> None:
 def test_game_on_a_phone(browser: Browser, server: Any) -> None:
     v = Visit(browser, server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
     try:
-        page = v.goto(f"{PLAY}&seed=7")
+        page = v.goto(f"{PLAY}&seed={LOSS_SEED}")
         h.wait_state(page, "ready")
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         spin = page.locator("[data-action=spin]").bounding_box()
@@ -156,7 +229,7 @@ def test_game_on_a_phone(browser: Browser, server: Any) -> None:
 
 
 def test_offline_after_one_visit(visit: Visit, server: Any) -> None:
-    page = visit.goto(f"{PLAY}&seed=7")
+    page = visit.goto(f"{PLAY}&seed={LOSS_SEED}")
     h.wait_state(page, "ready")
     # The service worker installs once the game is ready and precaches what every page needs,
     # then this game's art.
@@ -202,11 +275,11 @@ def test_offline_after_one_visit(visit: Visit, server: Any) -> None:
 
 
 def test_reload_in_the_middle_of_a_gamble_restores_it(visit: Visit) -> None:
-    page = visit.goto(f"{PLAY}&seed=3")
+    page = visit.goto(f"{PLAY}&seed={WIN_SEED}")
     h.wait_state(page, "ready")
     page.click("[data-action=spin]")
     wait_decision(page)
-    assert meter(page, "win") == "10.00"
+    assert meter(page, "win") == BETS.format(WIN)
     visit.shot("game-collect-or-gamble")
     page.click("[data-action=gamble]")
     page.wait_for_selector("[data-action=red]:not([hidden])", timeout=30_000)
@@ -226,13 +299,13 @@ def test_reload_in_the_middle_of_a_gamble_restores_it(visit: Visit) -> None:
         "b => document.getElementById('meter-balance').textContent.trim() !== b", arg=balance, timeout=60_000
     )
     before = float(balance.replace(",", ""))
-    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(before + 10.0)
+    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(before + WIN_MAJOR)
     visit.assert_clean()
 
 
 def test_a_page_left_at_collect_is_paid_on_return(visit: Visit) -> None:
-    # The rule (docs/games/book_of_spells.md, Game recovery): a reload at Collect credits the win.
-    page = visit.goto(f"{PLAY}&seed=3")
+    # The rule (the game's rules, docs/games/<id>.md, Game recovery): a reload at Collect credits the win.
+    page = visit.goto(f"{PLAY}&seed={WIN_SEED}")
     h.wait_state(page, "ready")
     page.click("[data-action=spin]")
     wait_decision(page)
@@ -240,12 +313,12 @@ def test_a_page_left_at_collect_is_paid_on_return(visit: Visit) -> None:
     page.reload()
     h.wait_state(page, "ready")
     assert page.locator("[data-action=collect]").is_hidden()
-    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(balance + 10.0)
+    assert float(meter(page, "balance").replace(",", "")) == pytest.approx(balance + WIN_MAJOR)
     visit.assert_clean()
 
 
 def test_a_corrupt_saved_game_shows_a_notice_and_still_starts(visit: Visit) -> None:
-    page = visit.goto(f"{PLAY}&seed=3")
+    page = visit.goto(f"{PLAY}&seed={WIN_SEED}")
     h.wait_state(page, "ready")
     page.click("[data-action=spin]")
     wait_decision(page)
@@ -270,11 +343,11 @@ def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
     so; when it is played there instead ("Play here instead"), the first one stops at once
     and says so (it no longer saves over the other); reloaded, it shows the other tab's
     rounds and waits in turn."""
-    a = visit.goto(f"{PLAY}&seed=11")
+    a = visit.goto(f"{PLAY}&seed={TABS_SEED}")
     h.wait_state(a, "ready")
     play_round(a)
     b = visit.context.new_page()
-    b.goto(visit.base_url + f"{PLAY}&seed=11")
+    b.goto(visit.base_url + f"{PLAY}&seed={TABS_SEED}")
     h.wait_state(b, "ready")
     h.wait_text(b, "#notice .notice-text", "another tab")
     assert b.locator("[data-action=spin]").is_disabled()
@@ -298,7 +371,7 @@ def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
     assert meter(a, "balance") == balance_b  # tab B's rounds are all there
     assert a.locator("[data-action=spin]").is_disabled()  # and B still plays them
     history = a.evaluate(
-        "k => JSON.parse(localStorage.getItem(k)).state.history.length", f"slotstudio:v1:{GAME}:seed:11"
+        "k => JSON.parse(localStorage.getItem(k)).state.history.length", f"slotstudio:v1:{GAME}:seed:{TABS_SEED}"
     )
     assert history == 3
     b.close()
@@ -308,10 +381,10 @@ def test_two_tabs_of_one_game_never_lose_a_round(visit: Visit) -> None:
 def test_a_save_nested_thousands_deep_never_stops_the_page(visit: Visit) -> None:
     """A game save and a settings value nested 5,000 levels deep: the page discards them,
     says so, starts a fresh session, and the next reload is clean."""
-    page = visit.goto(f"{PLAY}&seed=3")
+    page = visit.goto(f"{PLAY}&seed={WIN_SEED}")
     h.wait_state(page, "ready")
     deep = "[" * 5000 + "]" * 5000
-    keys = [f"slotstudio:v1:{GAME}:seed:3", "slotstudio:v1:settings"]
+    keys = [f"slotstudio:v1:{GAME}:seed:{WIN_SEED}", "slotstudio:v1:settings"]
     page.evaluate("([ks, d]) => ks.forEach(k => localStorage.setItem(k, d))", [keys, deep])
     page.reload()
     h.wait_state(page, "ready")
@@ -327,9 +400,12 @@ def test_a_save_nested_thousands_deep_never_stops_the_page(visit: Visit) -> None
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
-        ("", ["book_of_spells"]),
-        ("game=nope", ["nope", "book_of_spells"]),
-        (f"game={GAME}&bet=0.33", ["0.33", "0.01", "0.90", "9.00"]),
+        ("", list(GAME_IDS)),
+        ("game=nope", ["nope", *GAME_IDS]),
+        (
+            f"game={GAME}&bet={NOT_OFFERED}",
+            [NOT_OFFERED, BETS.format(OFFERED[0]), BETS.format(BETS.default.total), BETS.format(OFFERED[-1])],
+        ),
         (f"game={GAME}&seed=abc", ["abc", "18446744073709551615"]),
         (f"game={GAME}&seed=18446744073709551616", ["18446744073709551615"]),
         (f"game={GAME}&foo=1", ["foo", "game", "bet", "seed", "embed"]),
@@ -355,10 +431,11 @@ def test_bad_parameters_show_a_message_naming_the_valid_values(visit: Visit, que
 
 
 def test_a_good_bet_parameter_is_accepted(visit: Visit) -> None:
-    page = visit.goto(f"{PLAY}&bet=4.50&seed=7")
+    assert BETS.format(BETS.default.total) != GOOD_BET  # the parameter changes the bet
+    page = visit.goto(f"{PLAY}&bet={GOOD_BET}&seed={LOSS_SEED}")
     h.wait_state(page, "ready")
-    assert page.evaluate("() => slotStudio.params.bet") == "4.50"
-    assert meter(page, "bet") == "4.50"
+    assert page.evaluate("() => slotStudio.params.bet") == GOOD_BET
+    assert meter(page, "bet") == GOOD_BET
     visit.assert_clean()
 
 
@@ -372,9 +449,9 @@ def test_the_site_works_under_a_sub_path(browser: Browser, site: Any) -> None:
         page.click(f".tile-link[data-game={GAME}]")
         page.wait_for_url(f"**{base}{PLAY}")
         h.wait_state(page, "ready")
-        # A seeded round (seed 7's first round loses): an unseeded one could start a feature
+        # A seeded round (`LOSS_SEED`'s first round loses): an unseeded one could start a feature
         # that waits for the player, and play_round only collects a line win.
-        page = v.goto(f"{PLAY}&seed=7")
+        page = v.goto(f"{PLAY}&seed={LOSS_SEED}")
         h.wait_state(page, "ready")
         play_round(page)
         assert [e["win"] for e in events(page, "roundEnd")] == [0]  # the seeded losing round
@@ -404,7 +481,7 @@ window.addEventListener("message", (e) => {{
 def test_an_embedding_page_receives_messages(visit: Visit, server: Any, tmp_path: Path) -> None:
     # The parent page comes from another origin (another port). A public host name would not
     # do: Chromium does not let a public page frame a loopback address (Private Network Access).
-    src = f"{server.url}{PLAY}&seed=7&embed=1"
+    src = f"{server.url}{PLAY}&seed={LOSS_SEED}&embed=1"
     (tmp_path / "index.html").write_text(PARENT_PAGE.format(src=src))
     parent_server = h.serve(tmp_path)
     try:

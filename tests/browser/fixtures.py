@@ -17,10 +17,13 @@ from filelock import FileLock
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.browser import helpers as h
+from tests.games import a_game, all_of, decides
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-GAME = "book_of_spells"
+GAME = a_game(all_of(decides("collect_or_gamble"), decides("free_spin")), "a gamble and free spins")
+"""The game the shared browser tests play: the first registered game whose wins are offered to
+gamble and whose feature is free spins (they play its gamble, its free spins and its reloads)."""
 PLAY = f"play.html?game={GAME}"
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}

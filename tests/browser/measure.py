@@ -1,6 +1,8 @@
 """Page-load numbers for ``build.py bench``: a built site on loopback in headless Chromium.
 
-    python tests/browser/measure.py --site site [--runs 3] [--game book_of_spells] [--profile both]
+    python tests/browser/measure.py --site site [--runs 3] [--game ID] [--profile both]
+
+``--game`` is the game page to load (default: the first registered game).
 
 Two profiles:
 
@@ -31,6 +33,7 @@ if str(ROOT) not in sys.path:
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
+from pyengine.games import game_ids  # noqa: E402
 from tests.browser import helpers as h  # noqa: E402
 
 # The phone profile of issue 14 (DevTools protocol figures: bytes per second, milliseconds).
@@ -230,7 +233,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--game", default="book_of_spells")
+    ap.add_argument("--game", default=game_ids()[0])
     ap.add_argument("--profile", choices=("desktop", "phone", "both"), default="both")
     args = ap.parse_args()
     server = h.serve(args.site.resolve())

@@ -53,15 +53,33 @@ def is_info(e: ev.Event) -> bool:
 TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
 
 
-class Wait(Beat):
-    def __init__(self, ms: float) -> None:
-        self.ms = ms
+class Timed(Beat):
+    """A beat that holds what it shows for ``ms`` (set in `start`) unless it is hurried.
+
+    Its `update` asks `holding` and, once the hold is over, does what follows; `hurry` ends
+    the hold at once (a beat that leaves a pause to read, or does more when hurried, says so
+    in its own `hurry`).
+    """
+
+    ms = 0.0
+    hurried = False
+
+    def holding(self, now: float, longer: float = 0.0) -> bool:
+        """Still within the hold (``ms``, and ``longer`` after it) and not hurried."""
+        return now - self.t0 < self.ms + longer and not self.hurried
 
     def update(self, c: Stage, now: float) -> bool:
-        return now - self.t0 >= self.ms
+        return not self.holding(now)
 
     def hurry(self, c: Stage) -> None:
-        self.ms = 0
+        self.hurried = True
+
+
+class Wait(Timed):
+    """Nothing but a pause of ``ms``."""
+
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
 
 
 class SpinBeat(Beat):
@@ -75,7 +93,6 @@ class SpinBeat(Beat):
         v.line_rows = None
         v.cell_values = {}
         v.clear_reels()
-        c.last_wins = []
         strips = c.strips.get(self.e.phase) or c.strips["base"]
         if [r.strip for r in v.reels.reels] != strips:
             v.reels.set_strips(strips, [r.stop for r in v.reels.reels])
@@ -110,12 +127,11 @@ class WinsBeat(Beat):
         self.small = self.total <= stake
         self.tier = next((name for x, name in TIERS if self.total >= x * stake), None)
         self.index = -1
-        self.from_win = c.win_shown
+        self.from_win = c.meters.win
         self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
-        c.last_wins = list(self.wins)
         t = c.timing
         self.count_ms = 0.0 if self.small else t.count_up * (2.5 if self.tier else 1.0)
         self.each_ms = t.line_show * (0.6 if self.small else 1.0)
@@ -132,9 +148,9 @@ class WinsBeat(Beat):
         elapsed = now - self.t0
         if elapsed < self.count_ms and not self.hurried:
             u = elapsed / self.count_ms
-            c.win_shown = min(self.from_win + int(self.total * u), c.win_limit)
+            c.meters.count_to(self.from_win + int(self.total * u))
             return False
-        c.win_shown = min(self.from_win + self.total, c.win_limit)
+        c.meters.count_to(self.from_win + self.total)
         if c.view.banner is not None and self.tier and elapsed > self.count_ms + c.timing.line_show:
             c.view.banner = None
         i = int((elapsed - self.count_ms) // self.each_ms) if self.each_ms > 0 else len(self.wins)
@@ -142,8 +158,8 @@ class WinsBeat(Beat):
             show_line(c, None)
             c.view.banner = None
             c.view.highlights = sorted({p for w in self.wins for p in _positions(w)})
-            if c.in_feature:
-                c.feature_win = min(c.feature_win + self.total, c.win_limit - c.base_win)
+            if c.meters.in_feature:
+                c.meters.add_feature_win(self.total)
                 c.refresh_status()
             return True
         if i != self.index:
@@ -169,7 +185,7 @@ def show_line(c: Stage, w: ev.Event | None) -> None:
         v.line_count = w.count
         v.highlights = _positions(w)
         v.line_amount = c.amount(w.win)
-        v.line_label = f"LINE {w.line} · TOTAL WIN {c.amount(c.win_shown)}"
+        v.line_label = f"LINE {w.line} · TOTAL WIN {c.amount(c.meters.win)}"
     elif isinstance(w, ev.ScatterWin):
         v.highlights = _positions(w)
         v.line_label = f"{w.count} SCATTERS: {c.amount(w.win)}"
@@ -184,11 +200,8 @@ def show_line(c: Stage, w: ev.Event | None) -> None:
 
 # -- instant events -------------------------------------------------------------------
 def _round_start(e: ev.RoundStart, c: Stage) -> Beat | None:
-    c.balance_shown = e.balance
-    c.win_shown = 0
-    c.win_limit = 1 << 62
-    c.feature_win = 0
-    c.scratch = {}
+    c.meters.start_round(e.balance)
+    c.scratch.clear()
     jackpot = next((x for x in c.queue if isinstance(x, ev.JackpotWin)), None)
     c.show_jackpot(jackpot.amount if jackpot is not None else None)
     c.view.banner = None
@@ -199,16 +212,12 @@ def _round_start(e: ev.RoundStart, c: Stage) -> Beat | None:
 
 
 def _round_end(e: ev.RoundEnd, c: Stage) -> Beat | None:
-    c.balance_shown = e.balance
-    c.win_shown = e.win
-    c.win_limit = 1 << 62
+    c.meters.end_round(e.balance, e.win)
     c.view.remove(GambleOverlay)
-    c.in_feature = False
     c.view.phase = "base"
     c.host.post("roundEnd", {"win": e.win, "balance": e.balance})
     c.host.announce(f"Round over. Win {c.fmt(e.win)}. Balance {c.fmt(e.balance)}." if e.win else "No win.")
-    if c.autoplay is not None:
-        c.next_auto_at = c.now + c.timing.pause * (2 if e.win else 1)
+    c.next_round_in(c.timing.pause * (2 if e.win else 1))
     return None
 
 
@@ -236,13 +245,13 @@ def choice(e: ev.ChoiceMade, c: Stage) -> Beat | None:
     if e.kind == "feature_start":
         c.view.remove(IntroCard)
     if e.kind == "collect_or_gamble" and e.choice == "gamble":
-        win = c.session.round_win if c.session.in_round else c.win_shown
+        win = c.session.round_win if c.session.in_round else c.meters.win
         show_gamble(c, win)
         c.host.announce("Gamble: red or black?")
     return None
 
 
-class GambleCardBeat(Beat):
+class GambleCardBeat(Timed):
     def __init__(self, e: ev.GambleCard) -> None:
         self.e = e
 
@@ -250,12 +259,12 @@ class GambleCardBeat(Beat):
         super().start(c, now)
         g = c.view.gamble
         if g is None:
-            g = show_gamble(c, c.win_shown)
+            g = show_gamble(c, c.meters.win)
         g.card = self.e.card
         g.flipped_at = now
         g.history = [self.e.card, *g.history][:6]
         g.result = "YOU WIN" if self.e.won else "YOU LOSE"
-        c.win_shown = self.e.win
+        c.meters.show_win(self.e.win)
         g.win = c.fmt(self.e.win)
         g.potential = c.fmt(self.e.win * 2)
         color = "red" if self.e.color == "red" else "black"
@@ -263,7 +272,7 @@ class GambleCardBeat(Beat):
         self.ms = c.timing.line_show * 0.8
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
+        if self.holding(now):
             return False
         g = c.view.gamble
         if g is not None and c.queue and not isinstance(c.queue[0], ev.GambleEnd):
@@ -271,27 +280,23 @@ class GambleCardBeat(Beat):
             g.result = ""
         return True
 
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0
-
 
 def _gamble_end(e: ev.GambleEnd, c: Stage) -> Beat | None:
-    c.win_shown = e.win
+    c.meters.show_win(e.win)
     c.view.remove(GambleOverlay)
     if e.reason == "limit":
         c.host.announce("Gamble limit reached: the win is collected.")
     return None
 
 
-class BannerBeat(Beat):
+class BannerBeat(Timed):
     """A banner over the reels for ``ms`` (set in `start`), then cleared. ``hurry`` cuts
     it short; ``keep_on_hurry`` leaves a short pause to read it."""
 
-    ms = 0.0
     keep_on_hurry = False
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
+        if self.holding(now):
             return False
         c.view.banner = None
         self.done(c)
@@ -301,7 +306,10 @@ class BannerBeat(Beat):
         """What follows once the banner is gone."""
 
     def hurry(self, c: Stage) -> None:
-        self.ms = min(self.ms, c.now - self.t0 + c.timing.pause) if self.keep_on_hurry else 0.0
+        if self.keep_on_hurry:
+            self.ms = min(self.ms, c.now - self.t0 + c.timing.pause)
+        else:
+            super().hurry(c)
 
 
 class JackpotBeat(BannerBeat):
@@ -315,8 +323,7 @@ class JackpotBeat(BannerBeat):
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
         amount = self.e.amount
-        c.win_shown += amount
-        c.jackpot_won_at = now
+        c.meters.add_jackpot(amount, now)
         c.view.banner = Banner("TIME JACKPOT", f"YOU WIN {c.fmt(amount)}", now, tier=4)
         c.host.post("jackpotWin", {"amount": amount})
         c.host.announce(f"Time jackpot won: {c.fmt(amount)}!")
@@ -365,7 +372,7 @@ def beat_for(e: ev.Event, c: Stage) -> Beat | None:
             if isinstance(later, ev.Spin | ev.FreeSpinStart | ev.FreeSpinsEnd | ev.RoundEnd):
                 break
             if isinstance(later, ev.WinCapReached):
-                c.win_limit = c.base_win + later.win
+                c.meters.cap(c.meters.base_win + later.win)
                 break
         if screen.wins_beat is not None:
             return screen.wins_beat(wins, c)
@@ -394,14 +401,13 @@ def rebuild(c: Stage) -> None:
         spin = spins[-1]
         strips = c.strips.get(spin.phase) or c.strips["base"]
         c.view.reels.set_strips(strips, list(spin.stops))
-    c.balance_shown = s.balance
     c.show_jackpot(None)
     if not s.in_round:
-        c.win_shown = last.win if last else 0
+        c.meters.restore(s.balance, last.win if last else 0)
         if c.screen.rebuild is not None:  # a new session too: the game shows its resting screen
             c.screen.rebuild(c, source)
         return
-    c.win_shown = s.round_win
+    c.meters.restore(s.balance, s.round_win)
     if c.screen.rebuild is not None:
         c.screen.rebuild(c, events)
     for fn in _REBUILDERS:
@@ -409,5 +415,5 @@ def rebuild(c: Stage) -> None:
     if c.pending_kind == "gamble":
         cards = [e for e in events if isinstance(e, ev.GambleCard)]
         current = cards[-1].win if cards else s.round_win
-        c.win_shown = current
+        c.meters.show_win(current)
         show_gamble(c, current).history = [e.card for e in reversed(cards)][:6]

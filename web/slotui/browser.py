@@ -561,11 +561,12 @@ class App:
             if isinstance(c.view.band, cascade.MultiplierMeter):
                 multiplier = c.view.band.value
             cascading = isinstance(c.view.board, cascade.CascadeBoard) and c.presenting
-        shown = (c.in_feature, c.free_spin, multiplier, cascading)
+        m = c.meters
+        shown = (m.in_feature, m.free_spin, multiplier, cascading)
         if shown != self.feature_shown:
             self.feature_shown = shown
             self.stats.feature = js_obj(
-                {"on": c.in_feature, "freeSpin": list(c.free_spin), "multiplier": multiplier, "cascading": cascading}
+                {"on": m.in_feature, "freeSpin": list(m.free_spin), "multiplier": multiplier, "cascading": cascading}
             )
 
     def publish_stats(self) -> None:

@@ -256,7 +256,7 @@ class StepBeat(WinsBeat):
 
     def update(self, c: Stage, now: float) -> bool:
         done = super().update(c, now)
-        _board(c).step_text = self.prefix + c.fmt(max(min(c.win_shown - self.from_win, self.total), 0))
+        _board(c).step_text = self.prefix + c.fmt(max(min(c.meters.win - self.from_win, self.total), 0))
         return done
 
 

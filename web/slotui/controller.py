@@ -23,6 +23,7 @@ from pyengine.session import DEFAULT_BALANCE, Session
 from .beats import Beat, beat_for, screen_for
 from .controls import BUTTONS, Button, Controls
 from .layout import Layout
+from .meters import Meters
 from .pick import PICK, PickCell, PickOverlay, board, look_of, waiting_on_pick
 from .reels import ReelBank
 from .timing import NORMAL, REDUCED, TURBO, Timing
@@ -108,26 +109,18 @@ class Controller:
         self.autoplay: Autoplay | None = None
         self.next_auto_at = 0.0
         self.held = False  # Space or the Spin button held down: TURBO SPIN, round after round
-        self.win_shown = 0
-        self.balance_shown = session.balance
+        self.meters = Meters(balance=session.balance)
         self.message = ""
-        self.free_spin = (0, 0)
-        self.feature_win = 0
-        self.in_feature = False
         self.decision_wait_until = 0.0
         self.start_requested = False
         self.queued_pick: int | None = None  # a cell picked while the last reveal still played
         self.locked = ""
         """Why this page no longer plays (the game is played in another tab), or ""."""
         self.hurry_next = False
-        self.base_win = 0
-        self.win_limit = 1 << 62  # the most the meter may show in this round (a win limit)
-        self.last_wins: list[Event] = []
         self.scratch: dict[str, Any] = {}
         """What a game's beats remember during one round (cleared when a round starts)."""
         jackpot = session.jackpot
         self.jackpot_shown = jackpot.amount if jackpot is not None else 0
-        self.jackpot_won_at = -1e9
         self._last_controls: Controls | None = None
         self._last_state = ""
         self.now = 0.0
@@ -174,6 +167,11 @@ class Controller:
         if jackpot is not None:
             self.jackpot_shown = amount if amount is not None else jackpot.amount
             self.dirty = True
+
+    def next_round_in(self, ms: float) -> None:
+        """Autoplay's next round no sooner than ``ms`` from now (the last round's win read)."""
+        if self.autoplay is not None:
+            self.next_auto_at = self.now + ms
 
     # -- the engine -------------------------------------------------------------
     def _engine(self, call: Callable[[], list[Event]]) -> bool:
@@ -310,7 +308,6 @@ class Controller:
         else:
             self.message = ""  # the bet changed: a refusal of the last one no longer holds
         self.host.save(self.session.snapshot())
-        self.last_wins = []
         self.view.highlights = []
         self.view.line_rows = None
 
@@ -425,7 +422,7 @@ class Controller:
         if s.balance >= DEFAULT_BALANCE:
             return f"The demo balance is already {self.fmt(s.balance)}."
         s.add_funds(DEFAULT_BALANCE - s.balance)
-        self.balance_shown = s.balance
+        self.meters.balance = s.balance
         self.host.save(s.snapshot())
         self.message = ""
         return f"Demo balance reset to {self.fmt(s.balance)}."
@@ -689,7 +686,7 @@ class Controller:
         if self.presenting:
             if self.view.intro is not None and kind == "feature_start" and self.beat is None:
                 return "feature_start"
-            return "free_spins" if self.in_feature else "spinning"
+            return "free_spins" if self.meters.in_feature else "spinning"
         if kind in ("collect_or_gamble", "gamble", "feature_start"):
             return kind
         if kind == "free_spin":
@@ -699,7 +696,7 @@ class Controller:
         return "idle"
 
     def data_state(self) -> str:
-        if self.in_feature or self.view.gamble is not None:
+        if self.meters.in_feature or self.view.gamble is not None:
             return "feature"
         if self.presenting or self.autoplay is not None:
             # What the engine already knows (a feature, a gamble) shows only when presented.
@@ -759,11 +756,11 @@ class Controller:
             b = {k: v if k in still else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(
-            balance=self.meter(self.balance_shown),
+            balance=self.meter(self.meters.balance),
             total_bet=self.meter(s.bet.total),
             bet_per_line=self.fmt(s.bet.bet_per_line),
             lines=str(s.bet.lines),
-            win=self.meter(self.win_shown),
+            win=self.meter(self.meters.win),
             currency="COINS" if coins else bets.currency,
             message=self.message,
             buttons=b,
@@ -771,7 +768,7 @@ class Controller:
             bet_label="Coin size" if coin_game else "Bet",
             jackpot=self.fmt(self.jackpot_shown) if jackpot is not None else "",
             jackpot_time=clock_text(jackpot.seconds_left(s.now_ms())) if jackpot is not None else "",
-            jackpot_won=self.now - self.jackpot_won_at < 6000.0,
+            jackpot_won=self.now - self.meters.jackpot_won_at < 6000.0,
         )
 
     def _publish(self) -> None:

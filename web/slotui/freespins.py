@@ -41,10 +41,7 @@ FEATURE = "free_spins"
 
 def begin(c: Stage, e: ev.FreeSpinsAwarded) -> None:
     """The feature starts (a game's intro beat calls this): counter, totals, the message."""
-    c.in_feature = True
-    c.base_win = c.win_shown
-    c.free_spin = (0, e.total)
-    c.feature_win = 0
+    c.meters.start_feature(free_spins=e.total)
     c.host.post("featureStart", {"feature": FEATURE, "spins": e.count})
 
 
@@ -94,10 +91,11 @@ class FreeSpins:
 
     def status(self, c: Stage) -> str:
         """The counter and the feature's win so far, during free spins (`stage.GameScreen.status`)."""
-        if not c.in_feature:
+        m = c.meters
+        if not m.in_feature:
             return ""
-        n, total = c.free_spin
-        return self.words.counter.format(n=n, total=total, win=c.amount(c.feature_win))
+        n, total = m.free_spin
+        return self.words.counter.format(n=n, total=total, win=c.amount(m.feature_win))
 
     def _awarded(self, e: ev.FreeSpinsAwarded, c: Stage) -> Beat | None:
         if not e.retrigger:
@@ -105,29 +103,26 @@ class FreeSpins:
                 return self.intro(e, c)
             begin(c, e)
             return None
-        c.free_spin = (c.free_spin[0], e.total)
+        c.meters.more_free_spins(e.total)
         c.refresh_status()
         c.view.banner = Banner(self.words.retrigger.format(count=e.count), "", c.now)
         c.host.announce(self.words.retrigger_said.format(count=e.count))
         return _ClearBanner(c.timing.line_show)
 
     def _spin_start(self, e: ev.FreeSpinStart, c: Stage) -> Beat | None:
-        c.free_spin = (e.number, e.total)
-        c.in_feature = True
+        c.meters.free_spin_of(e.number, e.total)
         c.view.phase = "free"
         c.refresh_status()
         return None
 
     def _cap(self, e: ev.WinCapReached, c: Stage) -> Beat | None:
-        c.feature_win = e.win
-        c.win_shown = c.base_win + e.win
+        c.meters.credit_feature(e.win)
         c.view.banner = Banner(self.words.limit, c.amount(e.win), c.now)
         c.host.announce(self.words.limit_said.format(win=c.fmt(e.win)))
         return _ClearBanner(c.timing.line_show * 1.5)
 
     def _end(self, e: ev.FreeSpinsEnd, c: Stage) -> Beat | None:
-        c.feature_win = e.win
-        c.win_shown = c.base_win + e.win
+        c.meters.credit_feature(e.win)
         w = self.words
         c.view.banner = Banner(w.end, w.end_detail.format(win=c.amount(e.win), spins=e.spins), c.now)
         c.host.post("featureEnd", {"feature": FEATURE, "win": e.win, "spins": e.spins})
@@ -135,7 +130,7 @@ class FreeSpins:
         return _ClearBanner(c.timing.line_show * 1.8, self._over)
 
     def _over(self, c: Stage) -> None:
-        c.in_feature = False
+        c.meters.end_feature()
         if self.ended is not None:
             self.ended(c)
         c.view.phase = "base"
@@ -154,9 +149,11 @@ class FreeSpins:
         if not awarded or any(isinstance(e, ev.FreeSpinsEnd) for e in events):
             return False
         starts = [e for e in events if isinstance(e, ev.FreeSpinStart)]
-        c.in_feature = True
-        c.free_spin = (starts[-1].number if starts else 0, awarded[-1].total)
         first_spin = next((i for i, e in enumerate(events) if isinstance(e, ev.FreeSpinStart)), len(events))
-        c.feature_win = sum(int(getattr(e, "win", 0)) for e in events[first_spin:] if is_win(e))
-        c.base_win = sum(int(getattr(e, "win", 0)) for e in events[:first_spin] if is_win(e))
+        c.meters.resume_feature(
+            starts[-1].number if starts else 0,
+            awarded[-1].total,
+            base_win=sum(int(getattr(e, "win", 0)) for e in events[:first_spin] if is_win(e)),
+            feature_win=sum(int(getattr(e, "win", 0)) for e in events[first_spin:] if is_win(e)),
+        )
         return True

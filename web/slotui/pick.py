@@ -16,7 +16,7 @@ from typing import Any
 
 from pyengine import events as ev
 
-from .beats import Beat, add_rebuilder, register
+from .beats import Beat, Timed, add_rebuilder, register
 from .canvas import Canvas
 from .layout import Layout, fit_size
 from .stage import Stage
@@ -287,7 +287,7 @@ def _start(e: ev.PickStart, c: Stage) -> Beat | None:
     return None
 
 
-class RevealBeat(Beat):
+class RevealBeat(Timed):
     """A picked cell turns over and shows its prize."""
 
     def __init__(self, e: ev.PickReveal) -> None:
@@ -311,17 +311,14 @@ class RevealBeat(Beat):
             overlay.focus = min(closed, key=lambda i: abs(i - self.e.cell))
         c.host.announce(f"Cell {self.e.cell + 1}: {overlay.look.text(self.e.name, self.e.prize)}.")
 
-    def update(self, c: Stage, now: float) -> bool:
-        return now - self.t0 >= self.ms
-
     def hurry(self, c: Stage) -> None:
-        self.ms = 0.0
+        super().hurry(c)
         overlay = board(c)
         if overlay is not None and 0 <= self.e.cell < len(overlay.cells):
             overlay.cells[self.e.cell].turned_at = c.now - FLIP_MS
 
 
-class EndBeat(Beat):
+class EndBeat(Timed):
     """The unpicked cells show what they held; then the board leaves."""
 
     def __init__(self, e: ev.PickEnd) -> None:
@@ -343,7 +340,7 @@ class EndBeat(Beat):
         c.host.announce("The other cells held: " + ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes))
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
+        if self.holding(now):
             return False
         c.view.remove(PickOverlay)
         return True

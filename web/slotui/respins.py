@@ -17,7 +17,7 @@ from typing import Any
 
 from pyengine import events as ev
 
-from .beats import BannerBeat, is_win
+from .beats import BannerBeat, Timed, is_win
 from .pages import img
 from .holdrespin import Cell, HoldGrid, LadderView, RespinCounter
 from .intro import FeatureCard
@@ -190,11 +190,11 @@ class HoldAndRespin:
         left = respins[-1].respins_left if respins else start.respins
         show_counter(c, RespinCounter(left, start.respins, w.noun, end.count, c.fmt(bonus), label="BONUS WIN"))
         c.view.cell_values = {}
-        c.feature_win = bonus
+        c.meters.show_feature_win(bonus)
         c.host.announce(f"Hold and Respin result: {end.count} {w.many}, bonus win {c.fmt(bonus)}.")
 
 
-class BoughtBeat(Beat):
+class BoughtBeat(Timed):
     """The feature was bought: a short title card, then the bonus starts by itself."""
 
     def __init__(self, e: ev.FeatureBought, f: HoldAndRespin) -> None:
@@ -213,12 +213,6 @@ class BoughtBeat(Beat):
         show_card(c, FeatureCard("BONUS BOUGHT", lines, self.f.symbol, now, prompt=""))
         c.host.announce(f"Feature bought for {c.fmt(self.e.price)}: Hold and Respin starts.")
         self.ms = c.timing.line_show * 0.9
-
-    def update(self, c: Stage, now: float) -> bool:
-        return now - self.t0 >= self.ms
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0
 
 
 class StartBeat(Beat):
@@ -239,8 +233,7 @@ class StartBeat(Beat):
         v.line_rows = None
         v.line_label = ""
         v.cell_values = {}
-        c.in_feature = True
-        c.base_win = c.win_shown
+        c.meters.start_feature()
         fade = t.stop * 1.2
         grid = v.board = self.f.board(c, now, fade)
         drop = 0.0 if c.reduced_motion else t.stagger * 0.8
@@ -399,13 +392,13 @@ class EndBeat(Beat):
         super().start(c, now)
         cap = lookahead(c, ev.WinCapReached)
         if cap is not None:
-            c.win_limit = cap.win
+            c.meters.cap(cap.win)
         n = max(len(self.order), 1)
         self.step = 0.0 if c.reduced_motion else min(max(c.timing.count_up / n, 35.0), 140.0)
         c.host.announce(f"Hold and Respin is over: {self.e.count} {self.f.words.many} are collected.")
 
     def _shown(self, c: Stage, amount: int) -> int:
-        return min(c.base_win + amount, c.win_limit)
+        return min(c.meters.base_win + amount, c.meters.limit)
 
     def update(self, c: Stage, now: float) -> bool:
         grid = c.view.overlay(HoldGrid)
@@ -414,14 +407,13 @@ class EndBeat(Beat):
             if i < len(self.order) and not self.hurried:
                 if grid is not None:
                     grid.glow = self.order[i]
-                c.win_shown = self._shown(c, sum(self.prizes[: i + 1]))
+                c.meters.count_to(c.meters.base_win + sum(self.prizes[: i + 1]))
                 return False
             self.stage = 1
             self.t1 = now
             e = self.e
-            bonus = self._shown(c, e.win) - c.base_win
-            c.win_shown = c.base_win + bonus
-            c.feature_win = bonus
+            bonus = self._shown(c, e.win) - c.meters.base_win
+            c.meters.credit_feature(bonus)
             if grid is not None:
                 grid.glow = None
             rungs = c.view.overlay(LadderView)
@@ -441,7 +433,7 @@ class EndBeat(Beat):
         if now - self.t1 < self.ms and not self.hurried:
             return False
         c.view.banner = None
-        c.in_feature = False
+        c.meters.end_feature()
         c.refresh_status()
         return True
 
@@ -462,11 +454,11 @@ class CapBeat(BannerBeat):
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
-        c.win_shown = self.e.win
+        c.meters.show_win(self.e.win)
         x = c.desc["max_win_x"]
         counter = c.view.overlay(RespinCounter)
         if counter is not None:
-            counter.collected = c.fmt(max(self.e.win - c.base_win, 0))
+            counter.collected = c.fmt(max(self.e.win - c.meters.base_win, 0))
         c.view.banner = Banner("MAX WIN REACHED", f"{x:,}× THE BET · {c.fmt(self.e.win)}", now, tier=4)
         c.host.announce(f"The maximum win of {x:,}× the bet is reached: {c.fmt(self.e.win)} is paid.")
         self.ms = c.timing.line_show * 1.5

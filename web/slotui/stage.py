@@ -23,6 +23,7 @@ from pyengine.model import Bet
 from pyengine.session import RoundRecord
 
 from .layout import BACKGROUND, FRAME, LOGO, Picture
+from .meters import Meters
 from .pages import PageFn
 from .timing import Timing
 from .view import View
@@ -82,11 +83,10 @@ class Stage(Protocol):
         ...
 
     # -- the meters ---------------------------------------------------------------------
-    win_shown: int
-    balance_shown: int
-    win_limit: int
-    """The most the win meter may show in this round (a win limit reached)."""
-    jackpot_won_at: float
+    @property
+    def meters(self) -> Meters:
+        """The balance, the win, the feature's counter and win (changed through its intent methods)."""
+        ...
 
     def show_jackpot(self, amount: int | None) -> None: ...
 
@@ -140,23 +140,20 @@ class Stage(Protocol):
         """Autoplay while it runs (beats only ask whether it does)."""
         ...
 
-    next_auto_at: float
+    def next_round_in(self, ms: float) -> None:
+        """Autoplay's next round starts no sooner than ``ms`` from now (nothing without autoplay)."""
+        ...
 
     @property
     def start_requested(self) -> bool:
         """The player pressed Start during a feature's intro."""
         ...
 
-    # -- the feature in play -------------------------------------------------------------
-    in_feature: bool
-    feature_win: int
-    base_win: int
-    """The round's win before its feature began."""
-    free_spin: tuple[int, int]
-    """The free-spin counter: this spin's number and the total."""
-    last_wins: list[ev.Event]
-    scratch: dict[str, Any]
-    """What a game's beats remember during one round (cleared when a round starts)."""
+    # -- the round in play ------------------------------------------------------------
+    @property
+    def scratch(self) -> dict[str, Any]:
+        """What a game's beats remember during one round (cleared when a round starts)."""
+        ...
 
     def refresh_status(self) -> None:
         """Show the screen's status line again (`GameScreen.status`)."""

@@ -208,7 +208,7 @@ def test_a_cascade_plays_step_by_step_with_the_meter_climbing() -> None:
             assert isinstance(b, CascadeBoard)
             if not seen or seen[-1][0] != "step":
                 seen.append(("step", beat.total))
-            assert b.step_text.endswith(c.fmt(int(c.win_shown - beat.from_win))) or beat.hurried
+            assert b.step_text.endswith(c.fmt(int(c.meters.win - beat.from_win))) or beat.hurried
         if isinstance(beat, CascadeBeat):
             b = c.view.board
             assert isinstance(b, CascadeBoard)
@@ -220,7 +220,7 @@ def test_a_cascade_plays_step_by_step_with_the_meter_climbing() -> None:
                 frames_in_fall += 1
             elif beat.falling:
                 assert b.columns == [list(col) for col in beat.e.window]
-        return c.free_spin[0] == 1 and not c.presenting and c.pending_kind == "free_spin"
+        return c.meters.free_spin[0] == 1 and not c.presenting and c.pending_kind == "free_spin"
 
     r.until(watch, 200_000)
     spin = _free_spin_events(round_log(r.session), 1)
@@ -233,7 +233,7 @@ def test_a_cascade_plays_step_by_step_with_the_meter_climbing() -> None:
     assert meters[0] is None
     assert [m for m in meters if m is not None][: len(values)] == values
     # The win meter counted every step's win; the counter shows the feature's win so far.
-    assert r.controller.feature_win == sum(int(getattr(e, "win", 0)) for e in spin if e.category == "win")
+    assert r.controller.meters.feature_win == sum(int(getattr(e, "win", 0)) for e in spin if e.category == "win")
     assert r.controller.view.status.startswith("WINFALLS · FREE SPIN 1 OF")
 
 
@@ -299,8 +299,8 @@ def test_reload_mid_cascade_shows_the_spins_final_window_and_multiplier() -> Non
     to_pets(r)
     r.press("pick:3")
     after_transform(r)
-    r.until(lambda c: isinstance(c.beat, CascadeBeat) and c.free_spin[0] >= 1, 200_000)
-    spin_no = r.controller.free_spin[0]
+    r.until(lambda c: isinstance(c.beat, CascadeBeat) and c.meters.free_spin[0] >= 1, 200_000)
+    spin_no = r.controller.meters.free_spin[0]
     back = restore_rig(r.host.snapshot, game=FMF)
     c = back.controller
     events = list(back.session.round_events)
@@ -311,7 +311,7 @@ def test_reload_mid_cascade_shows_the_spins_final_window_and_multiplier() -> Non
     assert c.view.board.columns == [list(col) for col in last.window]
     assert isinstance(c.view.band, MultiplierMeter)
     assert c.view.band.value == top
-    assert c.free_spin[0] == spin_no
+    assert c.meters.free_spin[0] == spin_no
     assert c.view.forms == alter_ego_forms(DESC, "HAMSTER")
     assert c.view.status.startswith(f"WINFALLS · FREE SPIN {spin_no} OF")
     # The reloaded page plays on to the same end.
@@ -345,16 +345,16 @@ def test_reload_between_free_spins_keeps_the_pet_and_the_counter() -> None:
     r = rig(seed_of("winfalls"), turbo=True)
     to_pets(r)
     r.press("pick:1")
-    r.until(lambda c: c.free_spin[0] >= 2 and not c.presenting and c.pending_kind == "free_spin", 600_000)
+    r.until(lambda c: c.meters.free_spin[0] >= 2 and not c.presenting and c.pending_kind == "free_spin", 600_000)
     back = restore_rig(r.host.snapshot, game=FMF)
     c = back.controller
-    assert c.in_feature
-    assert c.free_spin[0] == 2
+    assert c.meters.in_feature
+    assert c.meters.free_spin[0] == 2
     assert c.view.forms["PET"] == "PANTHER"
     badge = c.view.overlay(ExpandingSymbol)
     assert badge is not None
     assert badge.symbol == "PANTHER"
-    assert c.feature_win == r.controller.feature_win
+    assert c.meters.feature_win == r.controller.meters.feature_win
 
 
 # -- bets that fit the balance --------------------------------------------------------------------

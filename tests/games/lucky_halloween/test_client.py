@@ -249,8 +249,8 @@ def test_each_rider_feature_plays_its_own_beat(feature: str) -> None:
         assert placed.symbol == symbol
         assert seen.placed[symbol] == {(int(a), int(b)) for a, b in placed.positions}
     end = next(e for e in log if isinstance(e, ev.RoundEnd))
-    assert r.controller.win_shown == end.win
-    assert r.controller.balance_shown == r.session.balance
+    assert r.controller.meters.win == end.win
+    assert r.controller.meters.balance == r.session.balance
 
 
 def test_the_rider_respects_reduced_motion() -> None:
@@ -315,10 +315,10 @@ def test_a_cauldron_pick_starts_free_spins_on_their_own_reels_and_bonus_spins_co
     assert reveal.cell == 1
     awarded = next(e for e in log_of(r) if isinstance(e, ev.FreeSpinsAwarded))
     r.until(lambda c: c.view.banner is not None and c.view.banner.title == f"{awarded.count} FREE SPINS", 20_000)
-    r.until(lambda c: c.free_spin[0] >= 1 and not c.view.reels.moving, 60_000)
+    r.until(lambda c: c.meters.free_spin[0] >= 1 and not c.view.reels.moving, 60_000)
     assert r.controller.view.phase == "free"
     assert [x.strip for x in r.controller.view.reels.reels] == r.controller.strips["free"]
-    assert r.controller.view.status.startswith(f"FREE SPIN {r.controller.free_spin[0]} OF {awarded.total}")
+    assert r.controller.view.status.startswith(f"FREE SPIN {r.controller.meters.free_spin[0]} OF {awarded.total}")
     seen = Seen()
 
     def go(c: Controller) -> bool:
@@ -336,7 +336,7 @@ def test_a_cauldron_pick_starts_free_spins_on_their_own_reels_and_bonus_spins_co
     assert ("THE PUMPKIN RIDER", "BONUS SPINS") in seen.banners
     end = next(e for e in log if isinstance(e, ev.FreeSpinsEnd))
     assert any(b[0] == "FREE SPINS WIN" for b in seen.banners)
-    assert r.controller.win_shown == next(e for e in log if isinstance(e, ev.RoundEnd)).win
+    assert r.controller.meters.win == next(e for e in log if isinstance(e, ev.RoundEnd)).win
     assert end.spins == extra.total
 
 
@@ -378,7 +378,7 @@ def test_the_ladder_climbs_through_a_green_shortcut_to_collect() -> None:
     }
     assert r.host.posted("featureEnd")[-1]["win"] == win.win
     assert r.controller.view.overlay(lh.LadderOverlay) is None
-    assert r.controller.win_shown == next(e for e in log if isinstance(e, ev.RoundEnd)).win
+    assert r.controller.meters.win == next(e for e in log if isinstance(e, ev.RoundEnd)).win
 
 
 def test_the_ladder_draws_its_rungs_shortcuts_and_the_pumpkins() -> None:
@@ -463,13 +463,13 @@ def test_a_reload_mid_free_spins_brings_back_the_counter_on_the_free_reels() -> 
     r.press("start_feature")
     r.until(lambda c: idle(c) and c.context() == "pick")
     r.press("pick:0")
-    r.until(lambda c: c.free_spin[0] >= 1 and c.pending_kind == "free_spin" and not c.presenting, 60_000)
+    r.until(lambda c: c.meters.free_spin[0] >= 1 and c.pending_kind == "free_spin" and not c.presenting, 60_000)
     starts = [e for e in log_of(r) if isinstance(e, ev.FreeSpinStart)]
     back = restore_rig(r.host.snapshot, game=GAME)
     c = back.controller
-    assert c.in_feature
+    assert c.meters.in_feature
     assert c.view.phase == "free"
-    assert c.free_spin == (starts[-1].number, starts[-1].total)
+    assert c.meters.free_spin == (starts[-1].number, starts[-1].total)
     assert c.view.status.startswith(f"FREE SPIN {starts[-1].number} OF {starts[-1].total}")
     assert [x.strip for x in c.view.reels.reels] == c.strips["free"]
     play_on(back)

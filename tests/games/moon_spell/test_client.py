@@ -211,7 +211,7 @@ def test_hold_and_respin_counter_resets_and_the_ladder_lights_rung_by_rung(monke
     def watch(c: Controller) -> None:
         nonlocal bets_locked
         counter, ladder = c.view.overlay(RespinCounter), c.view.overlay(LadderView)
-        if counter is not None and c.in_feature:
+        if counter is not None and c.meters.in_feature:
             if not lefts or lefts[-1] != counter.left:
                 lefts.append(counter.left)
             if not moons or moons[-1] != counter.count:
@@ -220,7 +220,7 @@ def test_hold_and_respin_counter_resets_and_the_ladder_lights_rung_by_rung(monke
             bets_locked = bets_locked and not any(
                 r.host.controls.buttons[b].enabled for b in ("bet_up", "bet_down", "bet_max", "buy")
             )
-        if ladder is not None and c.in_feature and (not lits or lits[-1] != ladder.lit):
+        if ladder is not None and c.meters.in_feature and (not lits or lits[-1] != ladder.lit):
             lits.append(ladder.lit)
 
     with record_events(monkeypatch) as played:
@@ -559,7 +559,7 @@ def test_reload_during_the_bonus_animation_shows_its_end_result(kind: str) -> No
         r.until(lambda c: c.context() == "feature_start" and not c.presenting)
         r.press("start_feature")
     r.until(lambda c: type(c.beat).__name__ == "RespinBeat")
-    assert r.controller.in_feature
+    assert r.controller.meters.in_feature
     # The session was saved finished: the bonus was played when it was bought / started.
     b = restore_rig(r.host.snapshot, game=MOON)
     s = b.session
@@ -570,7 +570,7 @@ def test_reload_during_the_bonus_animation_shows_its_end_result(kind: str) -> No
     c = b.controller
     assert c.context() == "idle"
     assert b.host.state == "ready"
-    assert not c.in_feature
+    assert not c.meters.in_feature
     grid, rungs, counter = c.view.overlay(HoldGrid), c.view.overlay(LadderView), c.view.overlay(RespinCounter)
     assert grid is not None
     assert len(grid.held(c.now)) == end.count

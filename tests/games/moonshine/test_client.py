@@ -347,9 +347,9 @@ def test_reload_mid_free_spins_keeps_the_counter_the_multiplier_and_the_totals()
     total = next(e for e in log if isinstance(e, ev.FreeSpinsAwarded)).total
     back = restore_rig(r.host.snapshot, game=GAME, sprites=MS_SPRITES)
     c = back.controller
-    assert c.in_feature
+    assert c.meters.in_feature
     assert c.view.phase == "free"
-    assert c.free_spin == (2, total)
+    assert c.meters.free_spin == (2, total)
     badge = c.view.overlay(ms.MultiplierBadge)
     assert badge is not None
     assert badge.multiplier == multiplier
@@ -360,7 +360,7 @@ def test_reload_mid_free_spins_keeps_the_counter_the_multiplier_and_the_totals()
         for e in log[: log.index(next(e for e in log if isinstance(e, ev.FreeSpinStart)))]
         if isinstance(e, ev.LineWin | ev.ScatterWin)
     )
-    assert c.base_win == base
+    assert c.meters.base_win == base
     finish(back)
     assert back.session.last_round is not None
     assert back.host.controls.win == f"{back.session.last_round.win // back.session.bet.coin:,}"

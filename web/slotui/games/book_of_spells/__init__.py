@@ -11,7 +11,7 @@ from html import escape
 from pyengine import events as ev
 
 from ... import pages
-from ...beats import Beat, GameScreen, choice, register_screen, symbol_name
+from ...beats import Beat, Timed, GameScreen, choice, register_screen, symbol_name
 from ...canvas import Canvas
 from ...expanding import ExpandedReels, ExpandingSymbol, wins_beat
 from ...freespins import FreeSpins, begin
@@ -77,7 +77,7 @@ def _show_intro(c: Stage, intro: BookIntro) -> BookIntro:
     return intro
 
 
-class IntroBeat(Beat):
+class IntroBeat(Timed):
     """'10 FREE SPINS' then the Book turning pages until it settles on the symbol."""
 
     def __init__(self, e: ev.FreeSpinsAwarded, c: Stage) -> None:
@@ -94,13 +94,10 @@ class IntroBeat(Beat):
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
-        return c.start_requested or now - self.t0 >= self.ms
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0
+        return c.start_requested or not self.holding(now)
 
 
-class ChooseBeat(Beat):
+class ChooseBeat(Timed):
     """The Book settles on the chosen symbol; then the player starts the feature."""
 
     def __init__(self, e: ev.ExpandingSymbolChosen) -> None:
@@ -116,7 +113,7 @@ class ChooseBeat(Beat):
         self.ms = intro.settle_ms
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms and not c.start_requested:
+        if self.holding(now) and not c.start_requested:
             return False
         intro = c.view.overlay(BookIntro)
         name = symbol_name(c, self.e.symbol)
@@ -127,9 +124,6 @@ class ChooseBeat(Beat):
         if intro is None or c.autoplay is not None or not ask_start(intro, c, prompt):
             c.host.announce(said)
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0
 
 
 def _choice(e: ev.ChoiceMade, c: Stage) -> Beat | None:

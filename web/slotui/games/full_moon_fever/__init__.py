@@ -21,7 +21,7 @@ from typing import Any
 from pyengine import events as ev
 
 from ... import pages
-from ...beats import Beat, GameScreen, register_screen, symbol_name
+from ...beats import Beat, Timed, GameScreen, register_screen, symbol_name
 from ...canvas import Canvas
 from ...cascade import Cascades
 from ...expanding import ExpandingSymbol
@@ -123,7 +123,7 @@ def _card(c: Stage, spins: int, now: float, *, waiting: bool = False) -> Feature
     return card
 
 
-class IntroBeat(Beat):
+class IntroBeat(Timed):
     """'WINFALLS — n FREE SPINS' over the reels; then it waits for Start."""
 
     def __init__(self, e: ev.FreeSpinsAwarded, c: Stage) -> None:
@@ -137,14 +137,11 @@ class IntroBeat(Beat):
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms and not c.start_requested:
+        if self.holding(now) and not c.start_requested:
             return False
         if c.autoplay is None:
             ask_start(self.card, c, "Press Start to choose your pet.")
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0.0
 
 
 def _label(name: str, prize: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pyengine import events as ev
 from pyengine.games.lucky_halloween import RiderSymbols
 
-from ...beats import Beat
+from ...beats import Beat, Timed
 from ...intro import FeatureCard, ask_start
 from ...overlay import IntroCard
 from ...pages import x_text
@@ -57,11 +57,8 @@ def _next_feature(c: Stage, events: list[ev.Event] | None = None) -> str:
     return features[begun] if begun < len(features) else (features[-1] if features else "free_spins")
 
 
-class FeatureIntroBeat(Beat):
+class FeatureIntroBeat(Timed):
     """A feature is won: its title card, then (unless autoplay answers) Start is awaited."""
-
-    def __init__(self) -> None:
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -72,13 +69,10 @@ class FeatureIntroBeat(Beat):
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms and not self.hurried and not c.start_requested:
+        if self.holding(now) and not c.start_requested:
             return False
         ask_start(self.card, c, "Press Start to play the feature.")
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 def _decision(e: ev.DecisionPending, c: Stage) -> Beat | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from pyengine.games.lucky_halloween import LadderClimb, LadderStart, LadderWin
 
-from ...beats import Beat
+from ...beats import Timed
 from ...canvas import Canvas
 from ...layout import Layout
 from ...overlay import IntroCard
@@ -186,7 +186,7 @@ def _shortcuts_json(desc: Any) -> dict[int, int]:
     return {int(a): int(b) for a, b in desc["full_moon_bonus"]["shortcuts"].items()}
 
 
-class LadderStartBeat(Beat):
+class LadderStartBeat(Timed):
     """The Full Moon Bonus begins: the ladder appears with the marker at its foot."""
 
     def __init__(self, e: LadderStart) -> None:
@@ -203,20 +203,13 @@ class LadderStartBeat(Beat):
         )
         self.ms = _ms(c, 700.0)
 
-    def update(self, c: Stage, now: float) -> bool:
-        return now - self.t0 >= self.ms
 
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0.0
-
-
-class ClimbBeat(Beat):
+class ClimbBeat(Timed):
     """The marker climbs the pumpkin's rungs, takes a green shortcut it lands on, and stops
     with COLLECT."""
 
     def __init__(self, e: LadderClimb) -> None:
         self.e = e
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -254,23 +247,19 @@ class ClimbBeat(Beat):
             if self.e.collect:
                 words.append(f"COLLECT {x_text(ladder.rungs_x[self.e.position - 1])}")
             ladder.message = " ".join(words)
-        if now - self.t0 < self.ms and not self.hurried:
+        if self.holding(now):
             return False
         ladder.settle()
         ladder.position = self.e.position
         return True
 
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
-
-class LadderWinBeat(Beat):
+class LadderWinBeat(Timed):
     """The collected rung glows on the ladder; then the ladder leaves for the award's banner."""
 
     def __init__(self, e: LadderWin) -> None:
         self.e = e
         self.stage = 0
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -281,14 +270,14 @@ class LadderWinBeat(Beat):
             ladder.position = e.rung
             ladder.final = e.rung
             ladder.message = f"COLLECT {x_text(e.multiplier)}"
-        c.win_shown = min(c.win_shown + e.win, c.win_limit)
+        c.meters.add_win(e.win)
         c.host.post("featureEnd", {"feature": LADDER, "win": e.win, "multiplier": e.multiplier})
         c.host.announce(f"Full Moon Bonus: {e.multiplier} times the bet, {c.fmt(e.win)}.")
         self.ms = c.timing.line_show * 0.8 if ladder is not None else 0.0
 
     def update(self, c: Stage, now: float) -> bool:
         if self.stage == 0:
-            if now - self.t0 < self.ms and not self.hurried:
+            if self.holding(now):
                 return False
             self.stage = 1
             self.t1 = now
@@ -300,8 +289,5 @@ class LadderWinBeat(Beat):
             return False
         c.view.banner = None
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from pyengine.games.lucky_halloween import RiderAppears, RiderSymbols
 
-from ...beats import Beat, symbol_name
+from ...beats import Beat, Timed, symbol_name
 from ...canvas import Canvas
 from ...layout import Layout
 from ...render import GOLD, PANEL, draw_symbol
@@ -59,14 +59,13 @@ def _rider_size(L: Layout) -> float:
     return min(L.cell * 1.9, L.width * 0.42)
 
 
-class RiderBeat(Beat):
+class RiderBeat(Timed):
     """The Rider gallops across the screen and names his feature; for the Special Reels he
     then shuffles the reels and the royals fall away before the special spin."""
 
     def __init__(self, e: RiderAppears) -> None:
         self.e = e
         self.stage = 0
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -81,7 +80,7 @@ class RiderBeat(Beat):
 
     def update(self, c: Stage, now: float) -> bool:
         if self.stage == 0:
-            if now - self.t0 < self.ms and not self.hurried:
+            if self.holding(now):
                 return False
             c.view.banner = None
             c.view.remove(RiderOverlay)
@@ -96,9 +95,6 @@ class RiderBeat(Beat):
             c.view.on_reels.append(self.shuffle)
             c.host.announce("The reels are shuffled: the royals are gone.")
         return self.hurried or now - self.t1 >= self.shuffle_ms
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 def _entrance(c: Stage, now: float, ms: float) -> RiderOverlay:
@@ -233,7 +229,7 @@ class HeadFlight:
             draw_symbol(canvas, self.head, x - s / 2, y - s / 2, s)
 
 
-class PlaceBeat(Beat):
+class PlaceBeat(Timed):
     """The Rider's symbols land: scatters dropped one by one, wilds thrown (his head flies
     to each cell and turns into a Wild)."""
 
@@ -280,7 +276,7 @@ class PlaceBeat(Beat):
             c.host.announce(f"The Rider drops {n} {name} symbols on the reels.")
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms and not self.hurried:
+        if self.holding(now):
             return False
         self._settle(c, now)
         return True
@@ -290,9 +286,6 @@ class PlaceBeat(Beat):
             self.placed.landed[p] = min(self.placed.landed[p], now - self.placed.fall_ms)
         if self.throw:
             c.view.remove(HeadFlight)
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 @dataclass(slots=True)
@@ -351,12 +344,11 @@ class DraggingRider(RiderOverlay):
         RiderOverlay.draw(self, canvas, layout, now)
 
 
-class DragBeat(Beat):
+class DragBeat(Timed):
     """The Rider drags the Mega Wild onto its three reels."""
 
     def __init__(self, e: RiderSymbols) -> None:
         self.e = e
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -371,16 +363,13 @@ class DragBeat(Beat):
         c.host.announce(f"The Rider drags in the Mega Wild on reels {left + 1} to {left + 3}.")
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms + _ms(c, 300.0) and not self.hurried:
+        if self.holding(now, longer=_ms(c, 300.0)):
             if now - self.t0 >= self.ms and self.rider.gone_at > now:
                 self.rider.gone_at = now
             return False
         self.mega.started = min(self.mega.started, now - self.mega.ms)
         c.view.remove(DraggingRider)
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 def _placed(e: RiderSymbols, c: Stage) -> Beat:

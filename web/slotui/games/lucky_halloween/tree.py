@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pyengine import events as ev
 
-from ...beats import Beat
+from ...beats import Timed
 from ...canvas import Canvas
 from ...layout import Layout
 from ...render import GOLD, INK, draw_symbol
@@ -102,7 +102,7 @@ class MultiplierBand:
         canvas.text(f"PUMPKIN TREE: ALL PRIZES ×{self.multiplier}", L.width / 2, L.top_h * 0.62, size, GOLD)
 
 
-class TreeBeat(Beat):
+class TreeBeat(Timed):
     """The Rider lights the lantern tree: a multiplier for every prize of the spin."""
 
     def __init__(self, e: ev.WinMultiplier) -> None:
@@ -128,13 +128,10 @@ class TreeBeat(Beat):
     def update(self, c: Stage, now: float) -> bool:
         if self.hurried:
             self.tree.started = now - self.ms
-        if now - self.t0 < self.ms + self.hold and not self.hurried:
+        if self.holding(now, longer=self.hold):
             return False
         c.view.remove(TreeOverlay)
         c.view.band = MultiplierBand(int(self.e.multiplier))
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 

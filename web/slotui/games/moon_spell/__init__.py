@@ -17,7 +17,7 @@ from pyengine import events as ev
 from pyengine.games.moon_spell import MoonPrizes
 
 from ... import pages
-from ...beats import Beat, GameScreen, register_screen, symbol_name
+from ...beats import Beat, Timed, GameScreen, register_screen, symbol_name
 from ...intro import FeatureCard, ask_start
 from ...pages import PageContext, img, pct, x_text
 from ...respins import FEATURE, HoldAndRespin, RespinWords, lookahead
@@ -60,13 +60,12 @@ def _prizes(e: MoonPrizes, c: Stage) -> Beat | None:
     return None
 
 
-class TriggerBeat(Beat):
+class TriggerBeat(Timed):
     """5 or more Moons: they glow, then the Hold and Respin title card waits for Start."""
 
     def __init__(self, e: MoonPrizes) -> None:
         self.e = e
         self.stage = 0
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -81,7 +80,7 @@ class TriggerBeat(Beat):
     def update(self, c: Stage, now: float) -> bool:
         quick = self.hurried or c.start_requested
         if self.stage == 0:
-            if now - self.t0 < self.ms and not quick:
+            if self.holding(now) and not quick:
                 return False
             self.stage = 1
             self.t1 = now
@@ -93,9 +92,6 @@ class TriggerBeat(Beat):
         if intro is not None:
             ask_start(intro, c, "Hold and Respin: press Start to play the respins.")
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 # -- recovery -----------------------------------------------------------------------------------

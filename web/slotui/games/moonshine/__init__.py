@@ -22,7 +22,7 @@ from typing import Any
 from pyengine import events as ev
 
 from ... import pages
-from ...beats import Beat, GameScreen, WinsBeat, choice, register_screen, symbol_name
+from ...beats import Beat, Timed, GameScreen, WinsBeat, choice, register_screen, symbol_name
 from ...canvas import Canvas
 from ...freespins import FreeSpins, FreeSpinsWords, begin
 from ...intro import FeatureCard, ask_start
@@ -181,14 +181,12 @@ def _card(c: Stage, count: int, *, waiting: bool, started: float) -> FeatureCard
     return card
 
 
-class TriggerBeat(Beat):
+class TriggerBeat(Timed):
     """Three or more jugs: they glow and are named, then the bonus card waits for Start."""
 
     def __init__(self, count: int, positions: list[Position]) -> None:
         self.count = count
         self.positions = positions
-        self.stage = 0
-        self.hurried = False
 
     def start(self, c: Stage, now: float) -> None:
         super().start(c, now)
@@ -200,17 +198,13 @@ class TriggerBeat(Beat):
         self.ms = c.timing.line_show * (0.5 if c.reduced_motion else 1.0)
 
     def update(self, c: Stage, now: float) -> bool:
-        quick = self.hurried or c.start_requested
-        if now - self.t0 < self.ms and not quick:
+        if self.holding(now) and not c.start_requested:
             return False
         c.view.line_label = ""
         if c.autoplay is None and c.pending_kind == "feature_start":
             card = _card(c, self.count, waiting=False, started=now)
             ask_start(card, c, "Moonshine Bonus: press Start to pick the blocks.")
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.hurried = True
 
 
 def _decision(e: ev.DecisionPending, c: Stage) -> Beat | None:
@@ -257,7 +251,7 @@ def _show_badge(c: Stage, multiplier: int) -> None:
         badge.multiplier = multiplier
 
 
-class AwardBeat(Beat):
+class AwardBeat(Timed):
     """The pick is over: "8 FREE SPINS AT 2×", then the free spins begin."""
 
     def __init__(self, e: ev.FreeSpinsAwarded) -> None:
@@ -275,13 +269,10 @@ class AwardBeat(Beat):
         self.ms = c.timing.line_show * (0.8 if c.reduced_motion else 1.6)
 
     def update(self, c: Stage, now: float) -> bool:
-        if now - self.t0 < self.ms:
+        if self.holding(now):
             return False
         c.view.banner = None
         return True
-
-    def hurry(self, c: Stage) -> None:
-        self.ms = 0.0
 
 
 def _multiplier(e: ev.WinMultiplier, c: Stage) -> Beat | None:
