@@ -12,20 +12,23 @@ import importlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-from pyengine.autoplay import Autoplay, AutoplayLimits, StopReason
+from pyengine.autoplay import Autoplay, StopReason
 from pyengine.errors import EngineError, InsufficientFundsError
 from pyengine.events import Event
 from pyengine.games import plugin
-from pyengine.session import DEFAULT_BALANCE, Session
+from pyengine.session import Session
 
 from .beats import Beat, beat_for, screen_for
+from .betting import BetControls
 from .controls import BUTTONS, Button, Controls
+from .dialogs import Dialogs
 from .layout import Layout
 from .meters import Meters
 from .pick import PICK, PickCell, PickOverlay, board, look_of, waiting_on_pick
 from .reels import ReelBank
+from .table import Host
 from .timing import NORMAL, REDUCED, TURBO, Timing
 from .view import View
 
@@ -58,27 +61,11 @@ def clock_text(seconds: int) -> str:
     return f"{h:02d}:{m:02d}:{sec:02d}"
 
 
-class Host(Protocol):
-    """What the controller needs from the page."""
-
-    def set_state(self, state: str) -> None: ...
-
-    def set_controls(self, controls: Controls) -> None: ...
-
-    def announce(self, text: str) -> None: ...
-
-    def post(self, kind: str, detail: dict[str, Any]) -> None: ...
-
-    def save(self, snapshot: str) -> None: ...
-
-    def open_dialog(self, kind: str) -> None: ...
-
-
 MENU_LABELS = {"help": "RULES"}
 """The menu's buttons as the rules name them (the action ``help`` opens the RULES)."""
 
 
-class Controller:
+class Controller(BetControls, Dialogs):
     """Drives one game screen."""
 
     def __init__(
@@ -294,79 +281,6 @@ class Controller:
             self.decision_wait_until = 0.0
             self._engine(lambda: self.session.choose("spin"))
 
-    def _bet_action(self, change: Callable[[], object]) -> None:
-        if self.autoplay is not None or self.presenting:
-            return
-        if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
-            return
-        if self.session.in_round:
-            return
-        try:
-            change()
-        except EngineError as exc:
-            self.message = str(exc)
-        else:
-            self.message = ""  # the bet changed: a refusal of the last one no longer holds
-        self.host.save(self.session.snapshot())
-        self.view.highlights = []
-        self.view.line_rows = None
-
-    def _do_bet_up(self) -> None:
-        self._bet_action(self.session.bet_up)
-
-    def _do_bet_down(self) -> None:
-        self._bet_action(self.session.bet_down)
-
-    def _do_lines_up(self) -> None:
-        self._bet_action(self.session.lines_up)
-
-    def _do_lines_down(self) -> None:
-        self._bet_action(self.session.lines_down)
-
-    def _do_coins_up(self) -> None:
-        self._bet_action(self.session.coins_up)
-
-    def _do_coins_down(self) -> None:
-        self._bet_action(self.session.coins_down)
-
-    def _do_units(self) -> None:
-        """The meters' toggle: coins or money (a coin game; any time, nothing is played)."""
-        if self.session.game.bets.coin_game:
-            self.money_meters = not self.money_meters
-
-    def _do_bet_max(self) -> None:
-        if self.pending_kind == "collect_or_gamble":
-            self._do_gamble()
-            return
-        s = self.session
-        if not self._max_bet_covered():
-            self.message = f"Max Bet needs a balance of {self.fmt(s.game.bets.max_bet.total)}."
-            self.host.announce(self.message)
-            return
-        if s.bet == s.game.bets.bet_max(s.bet, s.balance) and not self.presenting and not s.in_round:
-            # Pressing Bet Max again spins at the maximum bet.
-            self._do_spin()
-            return
-        self._bet_action(self.session.bet_max)
-
-    def _max_bet_covered(self) -> bool:
-        """Whether Max Bet is offered: always, unless the game's bets fit the balance
-        (`BetConfig.fit_to_balance`) and the balance cannot cover the maximum bet."""
-        bets = self.session.game.bets
-        return not bets.fit_to_balance or bets.max_bet.total <= self.session.balance
-
-    def _fit_bet(self) -> None:
-        """Between rounds, in a game whose bets fit the balance: a bet the balance no longer
-        covers steps down to the highest the balance covers (`BetConfig.fit`)."""
-        s = self.session
-        bets = s.game.bets
-        if self.locked or not bets.fit_to_balance or s.bet.total <= s.balance or s.in_round or not s.can_afford_a_bet:
-            return
-        bet = s.set_bet(bets.fit(s.bet, s.balance))
-        self.host.save(s.snapshot())
-        self.message = f"Bet lowered to {self.fmt(bet.total)}: the balance covers no more."
-        self.host.announce(self.message)
-
     def _choose(self, kind: str, choice: str) -> None:
         if self.presenting or self.pending_kind != kind:
             return
@@ -409,23 +323,6 @@ class Controller:
         self.host.announce(reason)
         self.dirty = True
         self._publish()  # at once: a tab in the background may draw no frame for a while
-
-    def reset_balance(self) -> str:
-        """Settings' Reset demo balance: top the balance up to the starting balance (between
-        rounds); return the notice to show."""
-        s = self.session
-        self.dirty = True
-        if self.locked:
-            return self.locked
-        if s.in_round or self.presenting or self.autoplay is not None:
-            return "Finish the round in play first."
-        if s.balance >= DEFAULT_BALANCE:
-            return f"The demo balance is already {self.fmt(s.balance)}."
-        s.add_funds(DEFAULT_BALANCE - s.balance)
-        self.meters.balance = s.balance
-        self.host.save(s.snapshot())
-        self.message = ""
-        return f"Demo balance reset to {self.fmt(s.balance)}."
 
     # -- picks -------------------------------------------------------------------------------
     def _pick(self, cell: int) -> None:
@@ -503,84 +400,6 @@ class Controller:
 
     def _do_turbo(self) -> None:
         self.turbo = not self.turbo
-
-    # -- feature buy ------------------------------------------------------------------
-    @property
-    def buy_offered(self) -> bool:
-        return "buy" in self.session.modes
-
-    def buy_price(self) -> int:
-        """The Feature Buy price at the current bet."""
-        return self.session.price("buy")
-
-    def buy_blocked(self) -> str | None:
-        """Why the feature cannot be bought now (None when it can)."""
-        s = self.session
-        if not self.buy_offered:
-            return f"{s.game.name} has no Feature Buy."
-        if self.autoplay is not None:
-            return "Stop autoplay before buying the feature."
-        if self.presenting or s.in_round:
-            return "Finish the round in play before buying the feature."
-        price = self.buy_price()
-        if price > s.balance:
-            return (
-                f"The feature costs {self.fmt(price)} at this bet, more than the balance {self.fmt(s.balance)}. "
-                "Lower the bet to buy it."
-            )
-        return None
-
-    def _do_buy(self) -> None:
-        why = self.buy_blocked()
-        if why is not None:
-            self.message = why
-            self.host.announce(why)
-            return
-        self.host.open_dialog("buy")
-
-    def confirm_buy(self) -> str | None:
-        """Buy the feature (the dialog's Confirm); return the error shown, or None."""
-        self.dirty = True
-        why = self.buy_blocked()
-        if why is None:
-            # The engine's own refusal (if any) is shown and announced by `_engine`.
-            return None if self._engine(self.session.buy) else self.message
-        self.message = why
-        self.host.announce(why)
-        return why
-
-    def _do_autoplay_stop(self) -> None:
-        if self.autoplay is not None:
-            self.autoplay.stop()
-
-    def _do_autoplay(self) -> None:
-        if self.autoplay is not None:
-            self.autoplay.stop()
-            return
-        self.host.open_dialog("autoplay")
-
-    def start_autoplay(self, limits: AutoplayLimits) -> str | None:
-        """Begin autoplay (from the autoplay dialog); return why not when it is refused at once."""
-        if self.autoplay is not None or self.presenting:
-            return None
-        stake = self.session.bet.total
-        if limits.loss_limit is not None and limits.loss_limit <= stake:
-            # The rules: the loss limit should be higher than the stake.
-            self.message = f"The loss limit must be higher than the stake of {self.fmt(stake)}."
-            return self.message
-        if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
-            return self.message
-        if self.session.in_round:
-            self.message = "Finish the round in play first."
-            return self.message
-        try:
-            self.autoplay = Autoplay(self.session, limits)
-        except EngineError as exc:
-            self.message = str(exc)
-            return self.message
-        self.next_auto_at = self.now
-        self.dirty = True
-        return None
 
     def _autoplay_step(self) -> None:
         ap = self.autoplay
