@@ -95,19 +95,26 @@ def spin_lines(
     (stops, window, the line win). Scatters and features are the game's own. (A module
     function, called directly: a method lookup a spin costs measurably.)"""
     stops, window = reels.draw(ctx.rng.below(reels.radix))
-    append = ctx.events.append
-    append(Spin(phase, stops, window))
+    ctx.events.append(Spin(phase, stops, window))
+    return stops, window, pay_lines(ctx, lines, window)
+
+
+def pay_lines(ctx: RoundContext, lines: LineEvaluator, window: Window, multiplier: int = 1) -> int:
+    """The line wins of ``window`` on the bet's active lines, each its pay x coins x coin
+    size x ``multiplier`` (a free spin's or a feature's): emit a `LineWin` per paying line
+    (its ``multiplier`` field is the paytable's pay) and return their total."""
     bet = ctx.bet
     hits = lines.wins(window, bet.lines)
     if not hits:
-        return stops, window, 0
-    per_line = bet.bet_per_line * bet.coins
+        return 0
+    per_line = bet.bet_per_line * bet.coins * multiplier
+    append = ctx.events.append
     win = 0
-    for line, symbol, count, positions, multiplier in hits:
-        amount = multiplier * per_line
+    for line, symbol, count, positions, pay in hits:
+        amount = pay * per_line
         win += amount
-        append(LineWin(line, symbol, count, positions, multiplier, amount))
-    return stops, window, win
+        append(LineWin(line, symbol, count, positions, pay, amount))
+    return win
 
 
 def pay_scatter(ctx: RoundContext, symbol: str, positions: tuple[Position, ...], pay: int, multiplier: int = 1) -> int:

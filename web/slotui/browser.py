@@ -548,26 +548,20 @@ class App:
             window.requestAnimationFrame(self._frame)
 
     def _feature_stats(self) -> None:
-        """The feature on screen, for tests and embedding pages, when it changes: the
-        free-spin counter, the cascade multiplier in force (None: unset or no meter) and
-        whether a cascade is being shown."""
+        """The feature on screen, for tests and embedding pages, when it changes: whether a
+        feature plays, the free-spin counter, and what each piece on screen says of itself
+        (its ``feature_stats(stage)``, e.g. a cascade's multiplier in force)."""
         c = self.controller
-        # The cascade's pieces come with the screens of the games that cascade (they import
-        # slotui.cascade): until one does, nothing on screen is one of them.
-        cascade = sys.modules.get("slotui.cascade")
-        multiplier: int | None = None
-        cascading = False
-        if cascade is not None:
-            if isinstance(c.view.band, cascade.MultiplierMeter):
-                multiplier = c.view.band.value
-            cascading = isinstance(c.view.board, cascade.CascadeBoard) and c.presenting
         m = c.meters
-        shown = (m.in_feature, m.free_spin, multiplier, cascading)
+        found: dict[str, Any] = {"on": m.in_feature, "freeSpin": list(m.free_spin)}
+        for piece in c.view.pieces():
+            said = getattr(piece, "feature_stats", None)
+            if said is not None:
+                found.update(said(c))
+        shown = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in found.items())
         if shown != self.feature_shown:
             self.feature_shown = shown
-            self.stats.feature = js_obj(
-                {"on": m.in_feature, "freeSpin": list(m.free_spin), "multiplier": multiplier, "cascading": cascading}
-            )
+            self.stats.feature = js_obj(found)
 
     def publish_stats(self) -> None:
         times = list(self.frame_times)
@@ -584,31 +578,10 @@ class App:
             self.overlay.textContent = f"{fps:.0f} fps · p95 {p95:.2f} ms/frame · ready {self.ready_ms:.0f} ms"
 
     def _pick_stats(self) -> Any:
-        """The pick board on screen, for tests and embedding pages that drive the game: its
-        name, which cells are open, whether it waits on the player or shows its end, each
-        cell's box and its button's (None without one) in CSS pixels of the canvas (None when
-        no board is shown)."""
+        """The pick board on screen as it says of itself (`pick.PickOverlay.stats`), in CSS
+        pixels of the canvas (None when no board is shown)."""
         overlay = board(self.controller)
-        if overlay is None:
-            return None
-        dpr = pixel_ratio()
-        x0, y0, size, gap = overlay.geometry(self.layout)
-        boxes = []
-        for i in range(len(overlay.cells)):
-            row, col = divmod(i, overlay.columns)
-            boxes.append([(x0 + col * (size + gap)) / dpr, (y0 + row * (size + gap)) / dpr, size / dpr, size / dpr])
-        button = overlay.button_rect(self.layout)
-        return js_obj(
-            {
-                "name": overlay.name,
-                "open": [i for i, c in enumerate(overlay.cells) if c.prize is not None],
-                "waiting": overlay.waiting,
-                "ended": bool(overlay.message),
-                "focus": overlay.focus,
-                "boxes": boxes,
-                "button": None if button is None else [v / dpr for v in button],
-            }
-        )
+        return None if overlay is None else js_obj(overlay.stats(self.layout, pixel_ratio()))
 
     def stop(self, text: str) -> None:
         """Play nothing more and save nothing more here (another tab plays the game); say so

@@ -76,6 +76,10 @@ class CascadeBoard:
     step_text: str = ""
     step_t0: float = 0.0
 
+    def feature_stats(self, c: Stage) -> dict[str, Any]:
+        """What the page reports of it (``slotStats.feature``): a cascade is being shown."""
+        return {"cascading": c.presenting}
+
     def hides_reels(self, now: float) -> bool:
         return True
 
@@ -185,6 +189,10 @@ class MultiplierMeter:
 
     def __post_init__(self) -> None:
         self.labels = tuple(f"×{m}" for m in self.ladder)
+
+    def feature_stats(self, c: Stage) -> dict[str, Any]:
+        """What the page reports of it (``slotStats.feature``): the multiplier in force (None before the first win)."""
+        return {"multiplier": self.value}
 
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
         L = layout

@@ -129,6 +129,28 @@ class PickOverlay:
     def closed(self) -> list[int]:
         return [i for i, c in enumerate(self.cells) if c.prize is None]
 
+    def stats(self, layout: Layout, scale: float) -> dict[str, Any]:
+        """The board for tests and embedding pages that drive the game (``slotStats.pick``):
+        its name, which cells are open, whether it waits on the player or shows its end, the
+        focused cell, each cell's box and its button's (None without one), in canvas pixels
+        divided by ``scale`` (the page's CSS pixels)."""
+        x0, y0, size, gap = self.geometry(layout)
+        boxes = []
+        for i in range(len(self.cells)):
+            row, col = divmod(i, self.columns)
+            x, y = x0 + col * (size + gap), y0 + row * (size + gap)
+            boxes.append([x / scale, y / scale, size / scale, size / scale])
+        button = self.button_rect(layout)
+        return {
+            "name": self.name,
+            "open": [i for i, c in enumerate(self.cells) if c.prize is not None],
+            "waiting": self.waiting,
+            "ended": bool(self.message),
+            "focus": self.focus,
+            "boxes": boxes,
+            "button": None if button is None else [v / scale for v in button],
+        }
+
     def geometry(self, L: Layout) -> tuple[float, float, float, float]:
         """(x, y, cell size, gap) of the board, centred over the reel window (or the
         look's ``area`` for this pick)."""

@@ -111,6 +111,11 @@ class Stage(Protocol):
         ...
 
     @property
+    def presenting(self) -> bool:
+        """The round's events are still being played back."""
+        ...
+
+    @property
     def pending_kind(self) -> str | None:
         """The kind of the decision the round waits for, or None."""
         ...

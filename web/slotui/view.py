@@ -66,9 +66,13 @@ class View:
         """The picture key of ``symbol`` as shown now (see ``forms``)."""
         return self.forms.get(symbol, symbol)
 
+    def pieces(self) -> tuple[object, ...]:
+        """Everything a feature put on screen, wherever it is drawn, in drawing order."""
+        return (self.band, self.board, *self.on_reels, *self.on_frame, *self.overlays)
+
     def overlay(self, kind: type[OverlayT]) -> OverlayT | None:
         """The first overlay of type ``kind`` on screen (wherever it is drawn), or None."""
-        for o in (self.band, self.board, *self.on_reels, *self.on_frame, *self.overlays):
+        for o in self.pieces():
             if isinstance(o, kind):
                 return o
         return None

@@ -16,14 +16,14 @@ from typing import Any, ClassVar
 
 from ...data import LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator
-from ...events import Event, LineWin, Position, Spin, WinMultiplier, register_event
+from ...events import Event, Position, Spin, WinMultiplier, register_event
 from ...features.free_spins import FreeSpins
 from ...features.jackpot import JackpotRules
 from ...features.pick import PickRules, play_board, shuffled
 from ...model import ReelSet, Window
 from ...round import Decision, RoundContext, RoundProcess
 from ...values import record
-from ..base import LinesGame, Plugin, pay_scatter
+from ..base import LinesGame, Plugin, pay_lines, pay_scatter
 from .rules import (
     BONUS_SPINS,
     CELLS,
@@ -216,13 +216,7 @@ class LuckyHalloween(LinesGame):
             stops, window = reels.draw(index)
             events = ctx.events
             events.append(Spin("base", stops, window))
-            bet = ctx.bet
-            per_line = bet.bet_per_line * bet.coins
-            win = 0
-            for line, symbol, count, positions, pay in self.lines.wins(window, bet.lines):
-                amount = pay * per_line
-                win += amount
-                events.append(LineWin(line, symbol, count, positions, pay, amount))
+            win = pay_lines(ctx, self.lines, window)
             # Scatters per reel and stop, packed as free + 16 x bonus: most spins stop here.
             a0, a1, a2, a3, a4 = self._scatter_counts
             s0, s1, s2, s3, s4 = stops
@@ -261,15 +255,7 @@ class LuckyHalloween(LinesGame):
         return win
 
     def _line_wins(self, ctx: RoundContext, window: Window, multiplier: int) -> int:
-        bet = ctx.bet
-        per_line = bet.bet_per_line * bet.coins * multiplier
-        win = 0
-        events = ctx.events
-        for line, symbol, count, positions, pay in self.lines.wins(window, bet.lines):
-            amount = pay * per_line
-            win += amount
-            events.append(LineWin(line, symbol, count, positions, pay, amount))
-        return win
+        return pay_lines(ctx, self.lines, window, multiplier)
 
     def _draw(self, ctx: RoundContext, reels: ReelSet, phase: str) -> Window:
         stops, window = reels.draw(ctx.rng.below(reels.radix))

@@ -14,12 +14,12 @@ from typing import Any
 
 from ...data import Field, LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator
-from ...events import LineWin, Position, Spin, WinMultiplier
+from ...events import Position, Spin, WinMultiplier
 from ...features.free_spins import FreeSpins
 from ...features.pick import PickRules, play_pick
 from ...model import ReelSet
 from ...round import Decision, RoundContext, RoundProcess
-from ..base import LinesGame, Plugin, pay_scatter
+from ..base import LinesGame, Plugin, pay_lines, pay_scatter
 
 __all__ = ["FEATURE", "PLUGIN", "BonusRules", "Moonshine", "load"]
 
@@ -174,12 +174,7 @@ class Moonshine(LinesGame):
         events = ctx.events
         events.append(Spin("free", stops, window))
         events.append(WinMultiplier(multiplier))
-        per_line = ctx.bet.line_bet * multiplier
-        win = 0
-        for line, symbol, count, positions, pay in self.lines.wins(window, ctx.bet.lines):
-            amount = pay * per_line
-            win += amount
-            events.append(LineWin(line, symbol, count, positions, pay, amount))
+        win = pay_lines(ctx, self.lines, window, multiplier)
         s0, s1, s2, s3, s4 = stops
         h0, h1, h2, h3, h4 = self._sheriff_free
         sheriffs = h0[s0] + h1[s1] + h2[s2] + h3[s3] + h4[s4]
