@@ -367,6 +367,8 @@ for gid in ids:
         item["rtp"] = report["rtp"]
         for key in ("max_win_x", "max_win_bound", "max_win_odds"):  # one definition for every game
             item[key] = report[key]
+        if "page" in report:  # the figures a game's rules page quotes from its proof
+            item["page"] = report["page"]
         # The RTP of every other bet mode (Feature Buy), for the rules page.
         item["mode_rtp"] = {"base": report["rtp"]}
         for mode in item["modes"][1:]:
@@ -487,6 +489,11 @@ def playable_games(python: Path) -> dict[str, str]:
     return ids
 
 
+REPORT_FIGURES = ("rtp", "max_win_x", "max_win_bound", "max_win_odds", "mode_rtp")
+"""What games.json keeps of every game's math report (and the report's ``page``, the
+figures its rules page quotes, where it has one)."""
+
+
 def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """games.json's entries: bets from the engine, and the exact RTP (cached per engine version).
 
@@ -496,7 +503,7 @@ def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None
     key = _tree_hash(ROOT / "pyengine")[:20]
     rtp_file = CACHE / f"rtp-{key}.json"
     rtp: dict[str, dict[str, Any]] = json.loads(rtp_file.read_text()) if rtp_file.exists() else {}
-    need = [g for g in ids if "max_win_odds" not in rtp.get(g, {})]
+    need = [g for g in ids if not set(REPORT_FIGURES) <= set(rtp.get(g, {}))]
     if need:
         log(f"computing the exact RTP of {', '.join(need)} (cached until pyengine/ changes)")
     ids = [*ids, *plugins]
@@ -511,7 +518,7 @@ def game_entries(python: Path, ids: list[str], plugins: Mapping[str, str] | None
     entries: list[dict[str, Any]] = json.loads(res.stdout)
     for e in entries:
         if "rtp" in e and e["id"] not in plugins:
-            rtp[e["id"]] = {k: e[k] for k in ("rtp", "max_win_x", "max_win_bound", "max_win_odds", "mode_rtp")}
+            rtp[e["id"]] = {k: e[k] for k in (*REPORT_FIGURES, "page") if k in e}
     if need:
         _write_atomic(rtp_file, json.dumps(rtp, indent=1, sort_keys=True).encode())
     for e in entries:

@@ -62,7 +62,8 @@ class PageContext:
     desc: Mapping[str, Any]
     info: Mapping[str, Any]
     """The lobby's figures for the game: ``rtp``, ``max_win_x`` with ``max_win_bound`` and
-    ``max_win_odds`` (`pyengine.math.rtp`), ``mode_rtp``."""
+    ``max_win_odds`` (`pyengine.math.rtp`), ``mode_rtp``, and ``page``: the figures a game's
+    rules page quotes from its math report, where the report gives any."""
     fmt: Fmt
     assets: str
     """The game's asset folder (``static/games/<id>``)."""

@@ -480,6 +480,8 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "top_rung_probability": float(m.top_rung_probability),
         "top_rung_every": _every(m.top_rung_probability),
     }
+    # The figures the rules page quotes from this proof (build.py carries them to games.json).
+    out["page"] = {"ladder_finals": out["ladder_finals"]}
     fin = "  ".join(
         f"{n}:" + ",".join(f"{lad.rungs_x[i - 1]}x {float(p) * 100:.3g}%" for i, p in d.items())
         for n, d in m.ladder_finals.items()

@@ -11,6 +11,8 @@ Seeds are found with the engine by a bounded search over the first round of a se
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import functools
 import re
 from collections.abc import Callable
@@ -503,7 +505,7 @@ def test_a_reload_at_start_shows_the_card_and_after_the_round_the_riders_symbols
 def figures() -> dict[str, object]:
     """The lobby's figures, as the build writes them from the math report."""
     report = rtp_report(GAME)
-    return {k: report[k] for k in ("rtp", "max_win_x", "max_win_bound", "max_win_odds")}
+    return {k: report[k] for k in ("rtp", "max_win_x", "max_win_bound", "max_win_odds", "page")}
 
 
 def page_context() -> PageContext:
@@ -521,10 +523,22 @@ def page_context() -> PageContext:
 
 
 def test_the_ladders_finals_are_the_rule_documents_lists() -> None:
-    desc = get_game(GAME).describe()
-    assert lh.finals(desc, 3) == [12, 15, 16, 17, 18, 30, 40, 60, 80, 100, 300, 400, 500, 800]
-    assert lh.finals(desc, 4) == [17, 18, 30, 40, 60, 80, 100, 300, 400, 500, 800]
-    assert lh.finals(desc, 5) == [40, 60, 80, 100, 300, 400, 500, 800]
+    """The rules page lists the prizes a climb can end on from the math report's exact
+    finals (the screen does not search the ladder itself): the rule document's lists."""
+    report = rtp_report(GAME)
+    ends = {n: sorted(int(x) for x, p in d.items() if p) for n, d in report["page"]["ladder_finals"].items()}
+    assert ends["3"] == [12, 15, 16, 17, 18, 30, 40, 60, 80, 100, 300, 400, 500, 800]
+    assert ends["4"] == [17, 18, 30, 40, 60, 80, 100, 300, 400, 500, 800]
+    assert ends["5"] == [40, 60, 80, 100, 300, 400, 500, 800]
+    html = lh.rules_html(page_context())
+    for n, xs in ends.items():
+        item = next(li for li in html.split("<li>") if li.startswith(f"{n} "))
+        assert re.findall(r"([\d,]+)× \(", item) == [f"{x:,}" for x in xs], item
+        assert len(re.findall(r"\(([\d.e-]+)%\)", item)) == len(xs)
+    # Without the report's figures (a page built before the proof), no list is made up.
+    bare = lh.rules_html(replace(page_context(), info={}))
+    assert "So the prizes you can win are" not in bare
+    assert "The pumpkins are filled before you pick" in bare
 
 
 def test_the_rules_state_the_riders_fixed_chances_and_the_win_bound() -> None:

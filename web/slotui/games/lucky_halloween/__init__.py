@@ -30,7 +30,7 @@ from .rider import EntranceRider, MegaWild, PlacedSymbols, RiderBeat, RiderOverl
 from .tree import MultiplierBand, TreeBeat, TreeOverlay
 from .cards import FeatureIntroBeat, _card, _decision, _next_feature
 from .ladder import ClimbBeat, LadderOverlay, LadderStartBeat, LadderWinBeat, _ladder, _pick_area, ladder_rects
-from .paytable import finals, history_board, paytable_html, rules_html
+from .paytable import history_board, paytable_html, rules_html
 
 __all__ = [
     "FEATURE_NAMES",
@@ -45,7 +45,6 @@ __all__ = [
     "PlacedSymbols",
     "RiderOverlay",
     "TreeOverlay",
-    "finals",
     "history_board",
     "ladder_rects",
     "paytable_html",

@@ -19,32 +19,6 @@ from .ladder import _shortcuts_json
 
 
 # -- pages --------------------------------------------------------------------------------------------------
-def finals(desc: Any, count: int) -> list[int]:
-    """The ladder's possible prizes (multipliers) for ``count`` Bonus symbols, by search
-    over its rules: every rung a climb can end on where COLLECT may show."""
-    lad = desc["full_moon_bonus"]
-    rungs = [int(v) for v in lad["rungs_x"]]
-    top = len(rungs)
-    shortcuts = _shortcuts_json(desc)
-    minimums = {int(k): int(v) for k, v in lad["minimum"].items()}
-    n = min(count, max(minimums))
-    least = minimums[n]
-    seen = {0}
-    todo = [0]
-    ends: set[int] = set()
-    while todo:
-        p = todo.pop()
-        for k in range(1, int(lad["steps"]) + 1):
-            landed = min(p + k, top)
-            to = shortcuts.get(landed, landed)
-            if to >= least or to == top:
-                ends.add(to)
-            if to != top and to not in seen:
-                seen.add(to)
-                todo.append(to)
-    return sorted(rungs[p - 1] for p in ends)
-
-
 def _ladder_table(desc: Any, stake: int, fmt: pages.Fmt) -> str:
     lad = desc["full_moon_bonus"]
     shortcuts = _shortcuts_json(desc)
@@ -170,9 +144,14 @@ def rules_html(ctx: PageContext) -> str:
         for name, key, what in rows
         if int(weights[key])
     )
-    final_lists = "".join(
-        f"<li>{n} {bonus} symbols: " + ", ".join(x_text(v) for v in finals(desc, n)) + "</li>" for n in sorted(minimum)
-    )
+    # The prizes a climb can end on, and their odds, from the math report (games.json).
+    finals = ctx.info.get("page", {}).get("ladder_finals", {})
+
+    def ends(n: int) -> str:
+        odds = sorted((int(x), float(p)) for x, p in finals[str(n)].items() if p)
+        return ", ".join(f"{x_text(x)} ({p * 100:.3g}%)" for x, p in odds)
+
+    final_lists = "".join(f"<li>{n} {bonus} symbols: {ends(n)}</li>" for n in sorted(minimum) if str(n) in finals)
     shortcut_text = ", ".join(f"{x_text(rungs[a - 1])} → {x_text(rungs[b - 1])}" for a, b in sorted(shortcuts.items()))
     minimum_text = "; ".join(f"{n} symbols: {x_text(rungs[m - 1])}" for n, m in sorted(minimum.items()))
     chance = bs["chance"]
@@ -213,8 +192,9 @@ def rules_html(ctx: PageContext) -> str:
         "other pumpkins are shown after your pick. Green shortcuts: landing on "
         f"{shortcut_text} jumps to the far end. When your pumpkin shows COLLECT you climb its rungs and collect "
         f"the rung you land on; the top rung ({x_text(rungs[-1])}) always collects. COLLECT never shows on a "
-        f"pumpkin that would end below the guaranteed minimum: {minimum_text} (5 or more count as 5). So the "
-        f"prizes you can win are:</p><ul>{final_lists}</ul><p>The pumpkins are filled before you pick: your "
+        f"pumpkin that would end below the guaranteed minimum: {minimum_text} (5 or more count as 5)."
+        + (f" So the prizes you can win are (with their odds):</p><ul>{final_lists}</ul><p>" if final_lists else " ")
+        + "The pumpkins are filled before you pick: your "
         "choice does not change the expected prize.</p>",
         f"<h4>Time jackpot</h4><p>A progressive pot fed by {float(share):g}% of every stake, starting at "
         f"{ctx.fmt(0)} and guaranteed to drop before its deadline: the first {deadline} at least "
