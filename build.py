@@ -454,8 +454,8 @@ print(json.dumps({g: [plugin(g).screen, [s["id"] for s in get_game(g).describe()
 
 
 def _screen_path(screen: str) -> str:
-    """Where a screen module lives in the client: ``slotui/games/moon_spell`` for
-    ``slotui.games.moon_spell`` (a package folder, or a module with ``.py`` added)."""
+    """Where a screen module lives in the client: ``slotui/games/<id>`` for
+    ``slotui.games.<id>`` (a package folder, or a module with ``.py`` added)."""
     return screen.replace(".", "/")
 
 
@@ -1449,7 +1449,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
     b = build_site(SITE)
     print(f"Page loads in headless Chromium, site {b.version} served on loopback by build.py's server:", flush=True)
     measure = [PY, ROOT / "tests" / "browser" / "measure.py", "--site", SITE, "--runs", str(args.page_runs)]
-    run([*measure, "--game", args.game, "--profile", args.profile])
+    run([*measure, *(["--game", args.game] if args.game else []), "--profile", args.profile])
 
 
 def cmd_clean(_args: argparse.Namespace) -> None:
@@ -1486,7 +1486,7 @@ def main() -> None:
     b = sub.add_parser("bench", help="engine throughput, exact RTP timings and page load times")
     b.add_argument("--rounds", type=int, default=100_000)
     b.add_argument("--page-runs", type=int, default=3, help="cold and warm page loads to measure (best and median)")
-    b.add_argument("--game", default="book_of_spells", help="the game page to load")
+    b.add_argument("--game", help="the game page to load (default: the first registered game)")
     b.add_argument(
         "--profile", choices=("desktop", "phone", "both"), default="both",
         help="desktop: loopback at full speed; phone: CPU 4x slower, 10 Mbit/s, 40 ms, cache off",

@@ -3,8 +3,8 @@
 Games are data plus a little composition; a round is a reproducible list of typed
 events; money is exact; every stated RTP is computed exactly and checked by simulation.
 
->>> from pyengine import Session
->>> s = Session("book_of_spells", balance=10_000, seed=42)
+>>> from pyengine import GAME_IDS, Session
+>>> s = Session(GAME_IDS[0], balance=10_000, seed=42)
 >>> s.spin()[0].type
 'round_start'
 """

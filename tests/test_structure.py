@@ -156,6 +156,39 @@ def test_no_shared_module_imports_a_game() -> None:
     assert not bad, bad
 
 
+def shared_files() -> list[Path]:
+    """The shared modules of the engine and the client, the shared tests and the build: every
+    Python source that is in no game's folders (the registry, which names each game once,
+    is the one exception)."""
+    found = []
+    for path in sorted([*TREES["pyengine"].rglob("*.py"), *TREES["slotui"].rglob("*.py"),
+                        *(ROOT / "tests").rglob("*.py"), ROOT / "build.py"]):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "pyengine/games/__init__.py" or any(rel.startswith(f) for g in GAME_IDS for f in game_folders(g)):
+            continue
+        found.append(path)
+    return found
+
+
+def test_no_shared_file_names_a_game() -> None:
+    """No shared module and no shared test names a shipped game, by its id or by its name:
+    they ask the registry and each game's plug-in and test kit (`tests.games`)."""
+    from pyengine.games import get_game
+
+    names = {g: (g, get_game(g).name) for g in GAME_IDS}
+    files = shared_files()
+    assert any(p.name == "test_robustness.py" for p in files) and len(files) > 50, "the walk finds the shared files"
+    named = sorted(
+        f"{p.relative_to(ROOT).as_posix()}: {word}"
+        for p in files
+        for text in [p.read_text(encoding="utf-8").lower()]
+        for words in names.values()
+        for word in words
+        if word.lower() in text
+    )
+    assert not named, named
+
+
 def test_the_import_reader_sees_relative_and_package_imports(tmp_path: Path) -> None:
     """`imports` resolves ``from .. import x`` and ``from ...x import y`` the way Python does."""
     src = tmp_path / "mod.py"
