@@ -1,4 +1,4 @@
-"""Command line: ``python -m pyengine games | rtp | simulate | play``.
+"""Command line: ``python -m pyengine games | rtp | simulate | play | link | replay``.
 
 Bad arguments print one clear line and exit with status 2 (no traceback).
 """
@@ -15,8 +15,9 @@ from typing import Any, NoReturn
 from .errors import EngineError
 from .events import Event
 from .games import game_ids, get_game
+from .link import decode, encode, first_round, link_of, play_link
 from .math.simulate import POLICIES, SECONDS_PER_ROUND, SIM_START, simulate
-from .model import MAX_BALANCE
+from .model import MAX_BALANCE, Bet
 from .rng import Rng, new_seed
 from .session import Session
 
@@ -107,7 +108,61 @@ def _parser() -> _Parser:
         help="play on the computer's clock (default: the simulated clock of simulate, so a seed gives the same output)",
     )
     _add_settings(pl)
+
+    lk = sub.add_parser("link", help="the replay token of a session's first round (as play plays it)")
+    lk.add_argument("game", choices=game_ids(), metavar="GAME")
+    lk.add_argument("--seed", type=_seed, required=True, help="the session's seed (play --seed)")
+    lk.add_argument("--bet", type=_bet, default=None, help="LINES:BET_PER_LINE[:COINS] (default: the default bet)")
+    lk.add_argument("--mode", default="base")
+    lk.add_argument(
+        "--choices", type=_choices, default=None, help="the answers to the round's decisions, comma-separated "
+        "(default: the first choice offered each time)"
+    )
+    _add_settings(lk)
+
+    rp = sub.add_parser("replay", help="replay a round link's token: its line as play prints it")
+    rp.add_argument("token")
+    rp.add_argument("--jsonl", action="store_true", required=True)
     return p
+
+
+def _bet(text: str) -> Bet:
+    parts = text.split(":")
+    if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"a bet is LINES:BET_PER_LINE[:COINS] in whole numbers, not {text!r}")
+    return Bet(*(int(p) for p in parts))
+
+
+def _choices(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def _round_line(seed: int, bet: Bet, win: int, events: Sequence[Event], mode: str, jackpot: int) -> dict[str, Any]:
+    """One round as play and replay print it (play adds the balance before and after)."""
+    line: dict[str, Any] = {"seed": seed, "bet": bet.to_json(), "win": win, "events": [e.to_json() for e in events]}
+    if mode != "base" or jackpot:
+        line |= {"mode": mode, "jackpot": jackpot}
+    return line
+
+
+def _print_line(line: dict[str, Any]) -> None:
+    print(json.dumps(line, sort_keys=True, separators=(",", ":")))
+
+
+def _cmd_link(args: argparse.Namespace) -> int:
+    settings = dict(args.setting)
+    record, _ = first_round(args.game, args.seed, bet=args.bet, mode=args.mode, choices=args.choices, settings=settings)
+    print(encode(link_of(args.game, record, settings)))
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    link = decode(args.token)
+    events = play_link(link)
+    end = events[-1]
+    win = int(getattr(end, "win", 0))
+    _print_line(_round_line(link.seed, link.bet, win, events, link.mode, link.jackpot))
+    return 0
 
 
 def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[], None]]:
@@ -205,17 +260,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             events += session.choose(choice)
         last = session.last_round
         assert last is not None
-        line: dict[str, Any] = {
-            "seed": last.seed,
-            "bet": last.bet.to_json(),
-            "win": last.win,
-            "balance_before": before,
-            "balance_after": session.balance,
-            "events": [e.to_json() for e in events],
-        }
-        if args.mode != "base" or last.jackpot:
-            line |= {"mode": last.mode, "jackpot": last.jackpot}
-        print(json.dumps(line, sort_keys=True, separators=(",", ":")))
+        line = _round_line(last.seed, last.bet, last.win, events, args.mode, last.jackpot)
+        _print_line(line | {"balance_before": before, "balance_after": session.balance})
     return 0
 
 
@@ -230,6 +276,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_rtp(args)
         if args.command == "simulate":
             return _cmd_simulate(args)
+        if args.command == "link":
+            return _cmd_link(args)
+        if args.command == "replay":
+            return _cmd_replay(args)
         return _cmd_play(args)
     except EngineError as exc:
         print(f"pyengine: {exc}", file=sys.stderr)
