@@ -30,7 +30,10 @@ from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.layout import Layout, compute_layout
 from slotui.pick import board as pick_board
+from slotui.pages import PageContext
+from slotui.reels import ReelBank
 from slotui.render import draw
+from slotui.view import View
 from slotui.stage import screen_for
 from tests.games import EventTypes, a_game, all_of, decides
 
@@ -434,3 +437,30 @@ def first(events: list[ev.Event], kind: type[ev.Event]) -> Any:
     found = [e for e in events if isinstance(e, kind)]
     assert found, f"no {kind.__name__} in the round"
     return found[0]
+
+
+# -- drawing and pages out of play ----------------------------------------------------------------
+def view_with(strips: list[tuple[str, ...]], **kw: Any) -> View:
+    """A view of ``strips`` (3 rows, stops 3, 4, 5...) with ``kw`` set on it."""
+    v = View(ReelBank(strips, 3, [3 + i for i in range(len(strips))]))
+    for k, value in kw.items():
+        setattr(v, k, value)
+    return v
+
+
+def draw_view(v: View, *, sprites: tuple[str, ...] = SPRITES, now: float = 5000.0) -> RecordingCanvas:
+    """``v`` drawn on a phone-sized canvas (every push popped)."""
+    canvas = RecordingCanvas(1170, 2532, sprites=sprites)
+    draw(canvas, compute_layout(canvas.width, canvas.height), v, now)
+    assert canvas.calls.count(("pop",)) == sum(1 for c in canvas.calls if c[0] == "push")
+    return canvas
+
+
+def page_context(game: str, bet_per_line: int, lines: int, **kw: Any) -> PageContext:
+    """The pages' context of ``game`` at a bet, with no lobby figures unless given (``info``)."""
+    g = get_game(game)
+    fields: dict[str, Any] = {"desc": g.describe(), "info": {}, "fmt": g.bets.format}
+    fields.update(kw)
+    return PageContext(
+        bet_per_line=bet_per_line, lines=lines, stake=bet_per_line * lines, assets=f"static/games/{game}", **fields
+    )

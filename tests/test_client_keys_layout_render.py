@@ -8,6 +8,7 @@ pages and intro are tested in its folder (``tests/games/<id>/``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import Any
@@ -24,13 +25,14 @@ from slotui.layout import compute_layout
 from slotui.expanding import ExpandedReels, ExpandingSymbol
 from slotui.gamble import GambleOverlay
 from slotui.pages import history_html
-from slotui.reels import ReelBank
 from slotui.render import draw
-from slotui.view import Banner, View
+from slotui.view import Banner
+from tests import client_support
 from tests.client_support import (
     FRAME_MS,
     GAME,
     SPRITES,
+    draw_view,
     find_seed,
     idle,
     make_rig,
@@ -41,6 +43,7 @@ DESC: dict[str, Any] = get_game(GAME).describe()
 FMT = get_game(GAME).bets.format
 ASSETS = f"static/games/{GAME}"
 STRIPS = [tuple(s) for s in DESC["reels"]["base"]]
+view_with = functools.partial(client_support.view_with, STRIPS)
 
 # -- keyboard ---------------------------------------------------------------------------------
 SPIN_KEYS = ("Space", "Enter", "Numpad0", "Digit0", "KeyS")
@@ -278,18 +281,8 @@ def test_every_frame_of_a_feature_round_stays_within_the_budget() -> None:
     assert worst <= ANY_FRAME_MAX_CALLS
 
 
-def view_with(**kw: Any) -> View:
-    v = View(ReelBank(STRIPS, 3, [3, 4, 5, 6, 7]))
-    for k, value in kw.items():
-        setattr(v, k, value)
-    return v
 
 
-def draw_view(v: View, *, sprites: tuple[str, ...] = SPRITES, now: float = 5000.0) -> RecordingCanvas:
-    canvas = RecordingCanvas(1170, 2532, sprites=sprites)
-    draw(canvas, compute_layout(canvas.width, canvas.height), v, now)
-    assert canvas.calls.count(("pop",)) == sum(1 for c in canvas.calls if c[0] == "push")
-    return canvas
 
 
 def test_the_gamble_view_draws_face_down_and_face_up() -> None:

@@ -4,37 +4,21 @@ and its rules, as `pages.page_html` chooses them."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pyengine.games import get_game
-from slotui.canvas import RecordingCanvas
 from slotui.games.book_of_spells import SCREEN, BookIntro
-from slotui.layout import compute_layout
 from slotui.pages import PageContext, page_html
-from slotui.reels import ReelBank
-from slotui.render import draw
-from slotui.view import View
-from tests.client_support import SPRITES
+from tests import client_support
+from tests.client_support import draw_view
 
 GAME_ID = "book_of_spells"
 DESC: dict[str, Any] = get_game(GAME_ID).describe()
 FMT = get_game(GAME_ID).bets.format
 ASSETS = f"static/games/{GAME_ID}"
 STRIPS = [tuple(s) for s in DESC["reels"]["base"]]
-
-
-def view_with(**kw: Any) -> View:
-    v = View(ReelBank(STRIPS, 3, [3, 4, 5, 6, 7]))
-    for k, value in kw.items():
-        setattr(v, k, value)
-    return v
-
-
-def draw_view(v: View, *, sprites: tuple[str, ...] = SPRITES, now: float = 5000.0) -> RecordingCanvas:
-    canvas = RecordingCanvas(1170, 2532, sprites=sprites)
-    draw(canvas, compute_layout(canvas.width, canvas.height), v, now)
-    assert canvas.calls.count(("pop",)) == sum(1 for c in canvas.calls if c[0] == "push")
-    return canvas
+view_with = functools.partial(client_support.view_with, STRIPS)
 
 
 def test_the_intro_draws_while_choosing_and_waiting() -> None:

@@ -10,17 +10,16 @@ from slotui.gamble import CARD_BACK
 from slotui.games.book_of_spells import SCREEN
 from slotui.layout import BACKGROUND, FRAME, LOGO
 from slotui.pages import PageContext, page_html
+from tests.client_support import page_context
 
 GAME_ID = "book_of_spells"
 DESC: dict[str, Any] = get_game(GAME_ID).describe()
 
 
-def ctx(bet_per_line: int = 10, lines: int = 9, **kw: Any) -> PageContext:
-    fields: dict[str, Any] = {"desc": DESC, "info": {}, "fmt": get_game(GAME_ID).bets.format}
-    fields.update(kw)
-    return PageContext(
-        bet_per_line=bet_per_line, lines=lines, stake=bet_per_line * lines, assets=f"static/games/{GAME_ID}", **fields
-    )
+
+
+def ctx(**kw: Any) -> PageContext:
+    return page_context(GAME_ID, 10, 9, **kw)
 
 
 def test_its_rules_tell_of_the_book_and_what_start_starts() -> None:

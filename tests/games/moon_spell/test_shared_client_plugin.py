@@ -9,17 +9,16 @@ from pyengine.games import get_game
 from slotui.games.moon_spell import SCREEN
 from slotui.layout import BACKGROUND, FRAME, LOGO
 from slotui.pages import PageContext, page_html
+from tests.client_support import page_context
 
 GAME_ID = "moon_spell"
 DESC: dict[str, Any] = get_game(GAME_ID).describe()
 
 
-def ctx(bet_per_line: int = 5, lines: int = 20, **kw: Any) -> PageContext:
-    fields: dict[str, Any] = {"desc": DESC, "info": {}, "fmt": get_game(GAME_ID).bets.format}
-    fields.update(kw)
-    return PageContext(
-        bet_per_line=bet_per_line, lines=lines, stake=bet_per_line * lines, assets=f"static/games/{GAME_ID}", **fields
-    )
+
+
+def ctx(**kw: Any) -> PageContext:
+    return page_context(GAME_ID, 5, 20, **kw)
 
 
 def test_its_rules_and_buy_page_tell_of_hold_and_respin() -> None:
