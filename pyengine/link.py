@@ -8,9 +8,12 @@ played it and the balance before it (the round's first event shows it). The toke
 that record and the game's data version, so a token made before the game's strips or pays
 changed is refused rather than replayed into another round.
 
-Format (``TOKEN_FORMAT`` "1"): ``"1"`` then base64url, without padding, of the
-raw-deflated compact JSON array of the record followed by the first 4 bytes of its SHA-256
-(a mistyped or truncated token fails the check; the token is not a secret and not signed).
+Format (``TOKEN_FORMAT`` "1"): ``"1"`` then base64url, without padding, of the compact
+JSON array of the record (a run of one choice is ``[choice, times]``: a feature's many
+"spin" answers stay short) followed by the first 4 bytes of its SHA-256 (a mistyped or
+truncated token fails the check; the token is not a secret and not signed). Nothing in it
+depends on the platform (no compression library's version), so CPython and the page's
+Pyodide make the same token for the same round.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import base64
 import binascii
 import hashlib
 import json
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +35,8 @@ from .session import Session
 from .snapshot import RoundRecord
 
 __all__ = [
-    "MAX_TOKEN", "TOKEN_FORMAT", "LinkError", "RoundLink", "decode", "encode", "first_round", "link_of", "play_link",
+    "MAX_TOKEN", "TOKEN_FORMAT", "LinkError", "RoundLink", "decode", "encode", "first_round", "link_of",
+    "link_of_record", "play_link",
 ]
 
 TOKEN_FORMAT = "1"
@@ -89,16 +92,32 @@ def link_of(game: str, record: RoundRecord, settings: Mapping[str, int] | None =
     )
 
 
+def link_of_record(record: Mapping[str, Any]) -> RoundLink:
+    """The link of a replay record (`pyengine.replay.replay`'s arguments, as a golden
+    file's first line holds them), on the game's current data version."""
+    game = record["game"]
+    return RoundLink(
+        game=game,
+        version=get_game(game).version,
+        seed=record["seed"],
+        bet=Bet(record["lines"], record["bet_per_line"], record.get("coins", 1)),
+        mode=record.get("mode", "base"),
+        choices=tuple(record.get("choices", ())),
+        jackpot=record.get("jackpot", 0),
+        settings=dict(record.get("settings") or {}),
+        autoplay=bool(record.get("autoplay", False)),
+        balance=record.get("balance", 100_000),
+    )
+
+
 def encode(link: RoundLink) -> str:
     """The token of ``link``."""
     b = link.bet
     record = [
-        link.game, link.version, link.seed, [b.lines, b.bet_per_line, b.coins], link.mode, list(link.choices),
+        link.game, link.version, link.seed, [b.lines, b.bet_per_line, b.coins], link.mode, _runs(link.choices),
         link.jackpot, dict(link.settings), int(link.autoplay), link.balance,
     ]
-    raw = json.dumps(record, separators=(",", ":"), ensure_ascii=True).encode()
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-    body = packer.compress(raw) + packer.flush()
+    body = json.dumps(record, separators=(",", ":"), ensure_ascii=True).encode()
     data = body + hashlib.sha256(body).digest()[:_CHECK]
     return TOKEN_FORMAT + base64.urlsafe_b64encode(data).decode().rstrip("=")
 
@@ -120,15 +139,10 @@ def decode(token: object) -> RoundLink:
     if len(data) <= _CHECK or hashlib.sha256(body).digest()[:_CHECK] != check:
         raise LinkError("this round link is damaged (its checksum does not match: check that it was copied whole)")
     try:
-        unpacker = zlib.decompressobj(-15)
-        raw = unpacker.decompress(body, MAX_TOKEN * 64)
-        if unpacker.unconsumed_tail or not unpacker.eof:
-            raise ValueError("not one whole record")
-        record = json.loads(raw)
-        return _record(record)
+        return _record(json.loads(body))
     except LinkError:
         raise
-    except (zlib.error, ValueError, TypeError, KeyError, IndexError):
+    except (ValueError, TypeError, KeyError, IndexError):
         raise LinkError("this round link is damaged (its record cannot be read)") from None
 
 
@@ -145,11 +159,40 @@ def _record(r: Any) -> RoundLink:
     ints = (seed, jackpot, balance, *bet)
     if any(type(v) is not int for v in ints) or len(bet) != 3:
         raise ValueError("not whole numbers")
-    if not isinstance(mode, str) or not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
-        raise ValueError("not a mode and choices")
+    choices = _unruns(choices)
+    if not isinstance(mode, str):
+        raise ValueError("not a mode")
     if not isinstance(settings, dict) or autoplay not in (0, 1):
         raise ValueError("not settings")
     return RoundLink(game, version, seed, Bet(*bet), mode, tuple(choices), jackpot, settings, bool(autoplay), balance)
+
+
+def _runs(choices: Sequence[str]) -> list[Any]:
+    """``choices`` with each run of one choice as ``[choice, times]``."""
+    out: list[Any] = []
+    for c in choices:
+        last = out[-1] if out else None
+        if isinstance(last, list) and last[0] == c:
+            last[1] += 1
+        elif last == c:
+            out[-1] = [c, 2]
+        else:
+            out.append(c)
+    return out
+
+
+def _unruns(runs: Any) -> list[str]:
+    if not isinstance(runs, list):
+        raise ValueError("not a list of choices")
+    out: list[str] = []
+    for r in runs:
+        if isinstance(r, str):
+            out.append(r)
+        elif isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and type(r[1]) is int and 2 <= r[1] <= 9999:
+            out += [r[0]] * r[1]
+        else:
+            raise ValueError("not a choice")
+    return out
 
 
 def play_link(link: RoundLink) -> list[Event]:

@@ -154,3 +154,16 @@ def test_golden_replay_in_pyodide(pyodide_report: Report, golden: Path) -> None:
     fresh: str = result["text"]
     expected = golden.read_bytes()
     assert fresh.encode("utf-8") == expected, _first_difference(expected.decode("utf-8"), fresh)
+
+
+@pytest.mark.parametrize("golden", GOLDEN, ids=[p.name for p in GOLDEN])
+def test_a_round_link_is_the_same_token_in_pyodide_and_replays_there(pyodide_report: Report, golden: Path) -> None:
+    """The page (Pyodide) and the CLI (CPython) make the same token for a round, and the
+    token replays the golden round's log inside Pyodide."""
+    from pyengine.link import encode, link_of_record
+
+    result = next(r for r in pyodide_report["results"] if r["name"] == golden.name)
+    assert result["error"] is None, result["error"]
+    header, _, log = golden.read_text(encoding="utf-8").partition("\n")
+    assert result["token"] == encode(link_of_record(json.loads(header)))
+    assert result["linked"] == log.rstrip("\n")

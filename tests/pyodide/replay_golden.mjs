@@ -29,10 +29,16 @@ import json, traceback
 from pyengine.replay import golden_text
 
 def _replay(records_json):
+    from pyengine.events import dumps
+    from pyengine.link import decode, encode, link_of_record, play_link
+
     out = []
     for name, header in json.loads(records_json):
         try:
-            out.append({"name": name, "text": golden_text(json.loads(header)), "error": None})
+            record = json.loads(header)
+            token = encode(link_of_record(record))
+            linked = dumps(play_link(decode(token)))
+            out.append({"name": name, "text": golden_text(record), "token": token, "linked": linked, "error": None})
         except Exception:
             out.append({"name": name, "text": None, "error": traceback.format_exc()})
     return json.dumps(out)
