@@ -11,7 +11,7 @@ const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
 
 /** URL parameters play.html understands. */
-const PARAMS = ["game", "bet", "seed", "embed", "debug"];
+const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay"];
 const SEED_MAX = (1n << 64n) - 1n;
 /** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
 const TAKE_OVER = "slotstudio:take-over";
@@ -193,6 +193,19 @@ const studio = {
     studio.setState("error");
     if (!postedErrors.size) studio.post("error", { message: String(text ?? "") });
   },
+
+  /**
+   * A round link (`replay=`) that cannot be replayed: say why and offer the game itself
+   * (its address without the link). Nothing was read from or written to the game's save.
+   */
+  refuseReplay(text) {
+    const query = new URLSearchParams(location.search);
+    query.delete("replay");
+    const play = el("a", { class: "btn pill primary", href: `./play.html?${query}`, text: "Play this game" });
+    showMessage("This round cannot be replayed", [String(text), el("p", {}, [play])]);
+    studio.setState("error");
+    studio.post("error", { message: String(text) });
+  },
 };
 window.slotStudio = studio;
 
@@ -234,14 +247,14 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug.`]);
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay.`]);
     } else if (seen.has(key)) {
       problems.push([`The parameter “${key}” is given more than once.`]);
     }
     seen.add(key);
   }
   // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
-  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false };
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined };
   let bet = null;
   const list = games.games;
   const gameLinks = () => {
@@ -295,6 +308,10 @@ function parseParams(search, games) {
       params.seed = value.toString();
     }
   }
+
+  // A round link's token: the engine checks it (pyengine.link) and refuses a bad one itself.
+  const replay = query.get("replay");
+  if (replay !== null) params.replay = replay;
 
   for (const flag of ["embed", "debug"]) {
     const v = query.get(flag);

@@ -28,7 +28,7 @@ from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-from slotui import codecache, jspage, pages
+from slotui import codecache, jspage, pages, replaymode
 from slotui.controller import Controller
 from slotui.jscanvas import RASTERS, CheckedCanvas, JsCanvas, raster
 from slotui.jspage import js_obj, mark, nil, pixel_ratio, wall_clock
@@ -82,9 +82,10 @@ TAKE_OVER_LABEL = "Play here instead"
 
 
 class App:
-    def __init__(self, *, held: bool = True) -> None:
+    def __init__(self, *, held: bool = True, replay: replaymode.RoundLink | None = None) -> None:
         """``held``: this tab holds the game's save (`slotStudio.claim`); without it the page
-        shows the save but plays nothing and saves nothing until the player takes it over."""
+        shows the save but plays nothing and saves nothing until the player takes it over.
+        ``replay``: the page plays that round back, read only (`slotui.replaymode`)."""
         mark("py:main")
         params = STUDIO.params
         self.game_id = str(params.game)
@@ -99,7 +100,8 @@ class App:
         self.assets = f"static/games/{self.game_id}"
         self.key = save_key(params)
         self.settings_key = f"slotstudio:{STORAGE_VERSION}:settings"
-        self.session = self._load_session(params)
+        self.replay = replay
+        self.session = replaymode.replay_session(replay, wall_clock) if replay else self._load_session(params)
         mark("py:session")
         self.page = Page(self.game_id, self.key)
         self.page.app = self
@@ -196,6 +198,8 @@ class App:
         return prefs
 
     def save_prefs(self) -> None:
+        if self.replay is not None:
+            return  # a replay writes nothing
         c = self.controller
         prefs = {"turbo": c.turbo, "reduced": c.reduced_motion, "money": c.money_meters}
         window.localStorage.setItem(self.settings_key, json.dumps(prefs))
@@ -657,6 +661,8 @@ class App:
             self.listen(reset, "click", self.on_reset)
         document.getElementById("title").textContent = self.controller.desc["name"]
         self.controller.resume()
+        if self.replay is not None:
+            self._start_replay(self.replay)
         self.controller.tick(PERF.now())
         mark("py:resumed")
         self.draw(PERF.now())
@@ -670,6 +676,23 @@ class App:
         window.setTimeout(self._blur_later, 0)
         if later:
             self._later = asyncio.ensure_future(self.load_later(later))
+
+
+    def _start_replay(self, link: replaymode.RoundLink) -> None:
+        """Play the link's round back; the bar says what it staked and won, and offers it again
+        (the page reloaded) or the game itself (its address without the link)."""
+        events = replaymode.replay_events(self.session, link)
+        replaymode.start_replay(self.controller, events)
+        bar = document.getElementById("replay-bar")
+        bar.querySelector(".replay-text").textContent = replaymode.summary(events, self.controller.fmt)
+        bar.hidden = False
+        query = window.URLSearchParams.new(window.location.search)
+        query.delete("replay")
+        own = f"./play.html?{query.toString()}"
+        self.listen(bar.querySelector('[data-replay="again"]'), "click", lambda *_: window.location.reload())
+        self.listen(bar.querySelector('[data-replay="play"]'), "click", lambda *_: window.location.assign(own))
+        if self.debug:
+            self.stats.replay = to_js([json.dumps(e.to_json(), sort_keys=True, separators=(",", ":")) for e in events])
 
 
 _AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")
@@ -736,6 +759,16 @@ async def main() -> None:
     try:
         await load_screen(str(STUDIO.params.game))
         mark("py:screen")
+        token = STUDIO.params.replay
+        if not nil(token):  # a round link: played back read only, the save not even claimed
+            try:
+                link = replaymode.read_link(str(token), str(STUDIO.params.game))
+                replaymode.replay_events(replaymode.replay_session(link, wall_clock), link)  # it replays
+            except replaymode.LinkError as exc:
+                STUDIO.refuseReplay(str(exc))
+                return
+            await App(replay=link).start()
+            return
         # Only the tab that holds the game's save plays it: claimed before the save is read.
         apps: list[App] = []
         lost = create_proxy(lambda: apps[0].on_lost() if apps else None)

@@ -1,0 +1,63 @@
+"""A round link on the page: ``play.html?game=ID&replay=TOKEN`` plays one round back, read
+only (`pyengine.link` reads the token and refuses a bad one).
+
+The round is played by a session of its own (the balance the round started from, its bet and
+operator settings), never the player's: the page claims no save, reads none and writes none
+(`page.Page.read_only`), and every play control stays off (`controller.Controller.lock`). The
+bar above the controls shows the round's stake, win and multiplier, with "Play again" (the
+page again: the same round from its start) and "Play this game" (the game's own address, its
+saved session or a new one). Nothing leads from a replay into play that keeps its outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyengine import events as ev
+from pyengine.errors import EngineError
+from pyengine.games import get_game
+from pyengine.link import LinkError, RoundLink, decode
+from pyengine.session import Session
+
+__all__ = ["LinkError", "RoundLink", "read_link", "replay_events", "replay_session", "start_replay", "summary"]
+
+
+def read_link(token: str, game_id: str) -> RoundLink:
+    """The round ``token`` carries for the page's game (a `LinkError` that says why not)."""
+    link = decode(token)
+    if link.game != game_id:
+        raise LinkError(f"this round link is a round of {get_game(link.game).name}, not of {get_game(game_id).name}")
+    return link
+
+
+def replay_session(link: RoundLink, clock: Any) -> Session:
+    """A session of the link's own, as the round found it (not the player's)."""
+    return Session(link.game, seed=0, balance=link.balance, settings=dict(link.settings), bet=link.bet, clock=clock)
+
+
+def replay_events(session: Session, link: RoundLink) -> list[ev.Event]:
+    """The round's whole event log, played by ``session`` (a `LinkError` when the record
+    does not replay)."""
+    try:
+        return session.replay(
+            seed=link.seed, choices=link.choices, autoplay=link.autoplay, mode=link.mode, jackpot=link.jackpot
+        )
+    except EngineError as exc:
+        raise LinkError(f"this round link does not replay: {exc}") from None
+
+
+def summary(events: list[ev.Event], fmt: Any) -> str:
+    """The bar's words: the round's stake, win and multiplier."""
+    start = next(e for e in events if isinstance(e, ev.RoundStart))
+    end = next(e for e in reversed(events) if isinstance(e, ev.RoundEnd))
+    x = end.win / start.stake if start.stake else 0.0
+    return f"Replay of a round · stake {fmt(start.stake)} · win {fmt(end.win)} · {x:,.2f}× the stake"
+
+
+def start_replay(controller: Any, events: list[ev.Event]) -> None:
+    """Present ``events`` (already played by the controller's session) with every play
+    control off."""
+    controller.lock("Replay: watch the round, or play the game yourself.")
+    controller.message = ""  # the replay's bar says it (the reason is still said on a key)
+    controller.queue.extend(events)
+    controller.dirty = True
