@@ -22,7 +22,8 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,13 +31,12 @@ from .errors import EngineError
 from .events import Event
 from .games import game_ids, get_game
 from .model import MAX_BALANCE, Bet
-from .replay import replay
 from .session import Session
 from .snapshot import RoundRecord
 
 __all__ = [
     "MAX_TOKEN", "TOKEN_FORMAT", "LinkError", "RoundLink", "decode", "encode", "first_round", "link_of",
-    "link_of_record", "play_link",
+    "link_of_record", "link_session", "play_link", "replay_round",
 ]
 
 TOKEN_FORMAT = "1"
@@ -195,30 +195,32 @@ def _unruns(runs: Any) -> list[str]:
     return out
 
 
-def play_link(link: RoundLink) -> list[Event]:
-    """Replay the round of ``link`` and return its whole event log (a `LinkError` when the
-    record does not replay: a bet, mode or setting the game does not offer, choices that
-    do not finish the round)."""
-    g = get_game(link.game)
+def link_session(link: RoundLink, clock: Callable[[], float] = time.time) -> Session:
+    """A session of the link's own, as its round found it: the balance the round started
+    from, its bet and operator settings (``clock``: the session's, e.g. the page's). A
+    `LinkError` for a bet or a setting the game does not offer."""
     try:
-        bet = g.bets.validate(link.bet)
-        return replay(
-            link.game,
-            seed=link.seed,
-            lines=bet.lines,
-            bet_per_line=bet.bet_per_line,
-            coins=bet.coins,
-            choices=link.choices,
-            settings=dict(link.settings),
-            balance=link.balance,
-            autoplay=link.autoplay,
-            mode=link.mode,
-            jackpot=link.jackpot,
-        )
-    except LinkError:
-        raise
+        return Session(link.game, seed=0, balance=link.balance, settings=dict(link.settings), bet=link.bet, clock=clock)
     except EngineError as exc:
         raise LinkError(f"this round link does not replay: {exc}") from None
+
+
+def replay_round(session: Session, link: RoundLink) -> list[Event]:
+    """The round of ``link`` played in ``session`` (`link_session`): its whole event log. A
+    `LinkError` when the record does not replay (a mode the game does not have, choices
+    that do not finish the round)."""
+    try:
+        return session.replay(
+            seed=link.seed, choices=link.choices, autoplay=link.autoplay, mode=link.mode, jackpot=link.jackpot
+        )
+    except EngineError as exc:
+        raise LinkError(f"this round link does not replay: {exc}") from None
+
+
+def play_link(link: RoundLink) -> list[Event]:
+    """Replay the round of ``link`` and return its whole event log (a `LinkError` when the
+    record does not replay)."""
+    return replay_round(link_session(link), link)
 
 
 def first_round(

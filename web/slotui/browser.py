@@ -101,7 +101,7 @@ class App:
         self.key = save_key(params)
         self.settings_key = f"slotstudio:{STORAGE_VERSION}:settings"
         self.replay = replay
-        self.session = replaymode.replay_session(replay, wall_clock) if replay else self._load_session(params)
+        self.session = replaymode.link_session(replay, wall_clock) if replay else self._load_session(params)
         mark("py:session")
         self.page = Page(self.game_id, self.key)
         self.page.app = self
@@ -681,7 +681,7 @@ class App:
     def _start_replay(self, link: replaymode.RoundLink) -> None:
         """Play the link's round back; the bar says what it staked and won, and offers it again
         (the page reloaded) or the game itself (its address without the link)."""
-        events = replaymode.replay_events(self.session, link)
+        events = replaymode.replay_round(self.session, link)
         replaymode.start_replay(self.controller, events)
         bar = document.getElementById("replay-bar")
         bar.querySelector(".replay-text").textContent = replaymode.summary(events, self.controller.fmt)
@@ -763,7 +763,7 @@ async def main() -> None:
         if not nil(token):  # a round link: played back read only, the save not even claimed
             try:
                 link = replaymode.read_link(str(token), str(STUDIO.params.game))
-                replaymode.replay_events(replaymode.replay_session(link, wall_clock), link)  # it replays
+                replaymode.replay_round(replaymode.link_session(link, wall_clock), link)  # it replays
             except replaymode.LinkError as exc:
                 STUDIO.refuseReplay(str(exc))
                 return

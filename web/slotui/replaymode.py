@@ -14,12 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from pyengine import events as ev
-from pyengine.errors import EngineError
 from pyengine.games import get_game
-from pyengine.link import LinkError, RoundLink, decode
-from pyengine.session import Session
+from pyengine.link import LinkError, RoundLink, decode, link_session, replay_round
 
-__all__ = ["LinkError", "RoundLink", "read_link", "replay_events", "replay_session", "start_replay", "summary"]
+__all__ = ["LinkError", "RoundLink", "link_session", "read_link", "replay_round", "start_replay", "summary"]
 
 
 def read_link(token: str, game_id: str) -> RoundLink:
@@ -28,22 +26,6 @@ def read_link(token: str, game_id: str) -> RoundLink:
     if link.game != game_id:
         raise LinkError(f"this round link is a round of {get_game(link.game).name}, not of {get_game(game_id).name}")
     return link
-
-
-def replay_session(link: RoundLink, clock: Any) -> Session:
-    """A session of the link's own, as the round found it (not the player's)."""
-    return Session(link.game, seed=0, balance=link.balance, settings=dict(link.settings), bet=link.bet, clock=clock)
-
-
-def replay_events(session: Session, link: RoundLink) -> list[ev.Event]:
-    """The round's whole event log, played by ``session`` (a `LinkError` when the record
-    does not replay)."""
-    try:
-        return session.replay(
-            seed=link.seed, choices=link.choices, autoplay=link.autoplay, mode=link.mode, jackpot=link.jackpot
-        )
-    except EngineError as exc:
-        raise LinkError(f"this round link does not replay: {exc}") from None
 
 
 def summary(events: list[ev.Event], fmt: Any) -> str:
