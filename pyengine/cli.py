@@ -1,4 +1,4 @@
-"""Command line: ``python -m pyengine games | rtp | simulate | play | link | replay``.
+"""Command line: ``python -m pyengine games | rtp | simulate | play | link | replay | showcase``.
 
 Bad arguments print one clear line and exit with status 2 (no traceback).
 """
@@ -123,6 +123,12 @@ def _parser() -> _Parser:
     rp = sub.add_parser("replay", help="replay a round link's token: its line as play prints it")
     rp.add_argument("token")
     rp.add_argument("--jsonl", action="store_true", required=True)
+
+    sc = sub.add_parser("showcase", help="a round link for every feature and win tier, with its exact odds")
+    sc.add_argument("game", choices=game_ids(), metavar="GAME")
+    sc.add_argument("--json", action="store_true")
+    sc.add_argument("--rounds", type=_positive, default=None, help="seeds searched for the win tiers (100,000)")
+    sc.add_argument("--limit", type=_positive, default=None, help="most seeds searched for a feature (1,000,000)")
     return p
 
 
@@ -162,6 +168,30 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     end = events[-1]
     win = int(getattr(end, "win", 0))
     _print_line(_round_line(link.seed, link.bet, win, events, link.mode, link.jackpot))
+    return 0
+
+
+def _cmd_showcase(args: argparse.Namespace) -> int:
+    from . import showcase as sc
+
+    rounds = args.rounds or sc.ROUNDS
+    limit = args.limit or max(sc.LIMIT, rounds)
+    update, close = _progress_bar(limit)
+    try:
+        out = sc.showcase(args.game, rounds=rounds, limit=limit, progress=update)
+    finally:
+        close()
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    fmt = get_game(args.game).bets.format
+    print(f"{out['game']} {out['version']}: {len(out['entries'])} entries ({out['stream']})")
+    for e in out["entries"]:
+        where = f"seed {e['seed']}" if e["seed"] is not None else f"round {e['round']} of seed 1"
+        win = f"win {fmt(e['win']):>12} ({e['win_x']:,.2f}x)"
+        print(f"  {e['id']:<22} {where:<18} {win}  {e['odds']['text']:<16} {e['title']}")
+    for ident in out["missing"]:
+        print(f"  {ident:<22} not found in the first {out['limit']:,} seeds")
     return 0
 
 
@@ -280,6 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_link(args)
         if args.command == "replay":
             return _cmd_replay(args)
+        if args.command == "showcase":
+            return _cmd_showcase(args)
         return _cmd_play(args)
     except EngineError as exc:
         print(f"pyengine: {exc}", file=sys.stderr)

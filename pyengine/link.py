@@ -36,7 +36,7 @@ from .snapshot import RoundRecord
 
 __all__ = [
     "MAX_TOKEN", "TOKEN_FORMAT", "LinkError", "RoundLink", "decode", "encode", "first_round", "link_of",
-    "link_of_record", "link_session", "play_link", "replay_round",
+    "link_of_record", "link_session", "play_link", "replay_round", "watch_url",
 ]
 
 TOKEN_FORMAT = "1"
@@ -69,6 +69,11 @@ class RoundLink:
     autoplay: bool = False
     balance: int = 100_000
     """The balance before the round (its `RoundStart` shows it; it changes nothing else)."""
+
+
+def watch_url(game: str, token: str) -> str:
+    """The page that plays ``token`` back, relative to the site's root."""
+    return f"play.html?game={game}&replay={token}"
 
 
 def link_of(game: str, record: RoundRecord, settings: Mapping[str, int] | None = None) -> RoundLink:
@@ -225,15 +230,16 @@ def play_link(link: RoundLink) -> list[Event]:
 
 def first_round(
     game: str, seed: int, *, bet: Bet | None = None, mode: str = "base", choices: Sequence[str] | None = None,
-    settings: Mapping[str, int] | None = None,
+    settings: Mapping[str, int] | None = None, clock: Callable[[], float] = time.time,
 ) -> tuple[RoundRecord, list[Event]]:
     """The first round of a session of ``game`` started with ``seed`` (as `python3 -m
     pyengine play` plays it), at ``bet`` (the default bet) in ``mode``, answering each
-    decision with the next of ``choices`` (None: the first choice offered each time)."""
+    decision with the next of ``choices`` (None: the first choice offered each time);
+    ``clock`` is the session's (a fixed one makes a time jackpot's draw reproducible)."""
     g = get_game(game)
     stake_bet = g.bets.validate(bet) if bet is not None else g.bets.default
     balance = min(max(g.price(stake_bet, mode) if mode in g.modes else stake_bet.total, 100_000), MAX_BALANCE)
-    session = Session(game, balance=balance, seed=seed, settings=dict(settings or {}), bet=stake_bet)
+    session = Session(game, balance=balance, seed=seed, settings=dict(settings or {}), bet=stake_bet, clock=clock)
     events = session.spin(mode=mode)
     answers = list(choices) if choices is not None else None
     while (d := session.pending) is not None:

@@ -102,6 +102,7 @@ class FakeHost:
     posts: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     saves: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    shared: list[tuple[str, str]] = field(default_factory=list)
 
     # -- the Host protocol ------------------------------------------------------------
     def set_state(self, state: str) -> None:
@@ -121,6 +122,9 @@ class FakeHost:
 
     def open_dialog(self, kind: str) -> None:
         self.dialogs.append(kind)
+
+    def share(self, url: str, title: str) -> None:
+        self.shared.append((url, title))
 
     # -- reading it back --------------------------------------------------------------
     @property

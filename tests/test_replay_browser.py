@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -16,7 +17,7 @@ from pyengine.games import GAME_IDS, get_game
 from pyengine.session import Session
 from pyengine.link import encode, first_round, link_of
 from tests.browser import helpers as h
-from tests.browser.fixtures import Visit
+from tests.browser.fixtures import DESKTOP, PHONE, Visit
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +116,78 @@ def test_a_bad_round_link_is_refused_and_offers_the_game(clean_visit: Visit, kin
     assert "replay=" not in href
     assert f"game={game}" in href
     assert storage(page) == before
+
+
+# -- Share this round ---------------------------------------------------------------------------
+SHARE_STUB = """
+window.__shared = [];
+Object.defineProperty(navigator, "share", {
+  configurable: true,
+  value: (data) => { window.__shared.push(data); return Promise.resolve(); },
+});
+"""
+
+
+def _played(v: Visit, game: str) -> tuple[Page, str]:
+    """``game`` opened at a seed whose first round waits on nothing, that round played;
+    the page and the address that replays it (as the engine makes it)."""
+    seed = next(s for s in range(1000) if quiet(game, s))
+    page = h.open_game(v, game, seed)
+    assert page.is_disabled("[data-action=share]")  # nothing played yet
+    page.click("[data-action=spin]")
+    h.wait_events(page, "roundEnd")
+    page.wait_for_selector("[data-action=share]:not([disabled])", timeout=120_000)
+    record, _ = first_round(game, seed, clock=lambda: h.PAGE_T0)
+    return page, f"{v.base_url}play.html?game={game}&replay={encode(link_of(game, record))}"
+
+
+def _shared(page: Page) -> dict[str, str]:
+    page.wait_for_function("() => window.slotStudio.lastShare !== null", timeout=30_000)
+    got: dict[str, str] = page.evaluate("() => window.slotStudio.lastShare")
+    page.evaluate("() => { window.slotStudio.lastShare = null; }")
+    return got
+
+
+def test_share_copies_the_rounds_link_and_the_history_shares_each_round(browser: Any, server: Any) -> None:
+    v = Visit(browser, server.url, viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        game = GAME_IDS[0]
+        page, url = _played(v, game)
+        page.click("[data-action=share]")
+        assert _shared(page) == {"how": "clipboard", "url": url}
+        assert page.evaluate("() => navigator.clipboard.readText()") == url
+        assert "copied" in page.locator("#notice").inner_text()
+        page.click("[data-action=history]")
+        page.locator("#dlg-history .share-round").first.click()
+        assert _shared(page) == {"how": "clipboard", "url": url}
+        page.keyboard.press("Escape")
+        # The link, opened in another browser (a fresh context: no storage), replays the round.
+        other = Visit(browser, server.url, viewport=DESKTOP)
+        try:
+            replay = other.goto(url.removeprefix(server.url) + "&debug=1")
+            h.wait_state(replay, "ready", READY_MS)
+            h.wait_events(replay, "roundEnd", timeout=300_000)
+            won = [e["win"] for e in replay.evaluate("() => window.__events") if e["type"] == "roundEnd"]
+            assert won == [e["win"] for e in page.evaluate("() => window.__events") if e["type"] == "roundEnd"]
+            other.assert_clean()
+        finally:
+            other.close()
+        v.assert_clean()
+    finally:
+        v.close()
+
+
+def test_share_on_a_phone_opens_the_share_sheet(browser: Any, server: Any) -> None:
+    v = Visit(browser, server.url, viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        v.context.add_init_script(SHARE_STUB)
+        game = GAME_IDS[-1]
+        page, url = _played(v, game)
+        page.tap("[data-action=share]")
+        assert _shared(page) == {"how": "share", "url": url}
+        sheet = page.evaluate("() => window.__shared")
+        assert [d["url"] for d in sheet] == [url]
+        assert get_game(game).name in sheet[0]["title"]
+        v.assert_clean()
+    finally:
+        v.close()

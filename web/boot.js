@@ -194,6 +194,39 @@ const studio = {
     if (!postedErrors.size) studio.post("error", { message: String(text ?? "") });
   },
 
+  /** How the last round link was shared: {how: "share"|"clipboard"|"shown"|"cancelled", url}. */
+  lastShare: null,
+
+  /**
+   * Share a round's link (`path`, relative to the site): the device's share sheet where it
+   * has one and a touch screen (a phone), else the clipboard, with a notice that says so;
+   * where neither works, the notice shows the link to copy by hand.
+   */
+  async share(path, title) {
+    const url = new URL(String(path), ROOT).href;
+    const done = (how) => {
+      studio.lastShare = { how, url };
+      window.dispatchEvent(new CustomEvent("slotstudio:shared", { detail: studio.lastShare }));
+      return how;
+    };
+    if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+      try {
+        await navigator.share({ title: String(title), url });
+        return done("share");
+      } catch (err) {
+        if (err?.name === "AbortError") return done("cancelled");
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      studio.notice("The link to this round is copied: paste it anywhere to share the round.");
+      return done("clipboard");
+    } catch {
+      studio.notice(`Copy this link to share the round: ${url}`);
+      return done("shown");
+    }
+  },
+
   /**
    * A round link (`replay=`) that cannot be replayed: say why and offer the game itself
    * (its address without the link). Nothing was read from or written to the game's save.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from ..data import Field, LinesGameData
 from ..errors import EngineError
 from ..evaluators import LineEvaluator
-from ..events import LineWin, Position, ScatterWin, Spin
+from ..events import Event, LineWin, Position, ScatterWin, Spin
 from ..features.jackpot import JackpotRules
 from ..model import MAX_SETTING, Bet, BetConfig, ReelSet, Window
 from ..round import RoundContext, RoundProcess
@@ -77,6 +77,9 @@ class Plugin:
     load: Callable[[], Game]
     report: str
     screen: str
+    showcase: str = ""
+    """``"module:function"`` naming which of the report's ``features`` a round's events show
+    (`pyengine.showcase.Shown`), for the showcase's search; "" for a game without one."""
 
     def report_function(self) -> Report:
         """Import and return the report function."""
@@ -84,6 +87,16 @@ class Plugin:
 
         module, _, name = self.report.partition(":")
         fn: Report = getattr(importlib.import_module(module), name)
+        return fn
+
+    def showcase_function(self) -> Callable[[Sequence[Event]], set[str]] | None:
+        """Import and return the showcase's feature finder (None for a game without one)."""
+        if not self.showcase:
+            return None
+        import importlib
+
+        module, _, name = self.showcase.partition(":")
+        fn: Callable[[Sequence[Event]], set[str]] = getattr(importlib.import_module(module), name)
         return fn
 
 

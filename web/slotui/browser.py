@@ -659,6 +659,7 @@ class App:
         reset = document.getElementById("set-reset")
         if not nil(reset):
             self.listen(reset, "click", self.on_reset)
+        self._proxies.append(self.page.share_from_history(f"{self.controller.desc['name']}: a round to watch"))
         document.getElementById("title").textContent = self.controller.desc["name"]
         self.controller.resume()
         if self.replay is not None:

@@ -18,6 +18,7 @@ from pyengine.autoplay import Autoplay, StopReason
 from pyengine.errors import EngineError, InsufficientFundsError
 from pyengine.events import Event
 from pyengine.games import plugin
+from pyengine.link import encode, link_of, watch_url
 from pyengine.session import Session
 
 from .beats import Beat, beat_for, screen_for
@@ -223,6 +224,8 @@ class Controller(BetControls, Dialogs):
         if self.locked:
             if action in ("paytable", "help", "history"):
                 self.host.open_dialog(action)
+            elif action == "share":
+                self._do_share()
             else:
                 self.host.announce(self.locked)
             return
@@ -398,6 +401,25 @@ class Controller(BetControls, Dialogs):
         self.view.overlays.append(overlay)
         waiting_on_pick(self)
 
+    @property
+    def shareable(self) -> bool:
+        """A round has finished and its presentation is over: "Share this round" gives its link."""
+        return self.session.last_round is not None and not self.session.in_round and not self.presenting
+
+    def share_url(self, record: Any | None = None) -> str:
+        """The address (relative to the site) that replays ``record``, a round of the
+        session's history (default: the last round)."""
+        s = self.session
+        record = record if record is not None else s.last_round
+        if record is None:
+            raise EngineError("no round has finished yet: there is nothing to share")
+        return watch_url(s.game.id, encode(link_of(s.game.id, record, s.settings)))
+
+    def _do_share(self) -> None:
+        if not self.shareable:
+            return
+        self.host.share(self.share_url(), f"{self.desc['name']}: a round to watch")
+
     def _do_turbo(self) -> None:
         self.turbo = not self.turbo
 
@@ -569,9 +591,11 @@ class Controller(BetControls, Dialogs):
         for name in ("paytable", "help", "history", "settings"):
             b[name] = Button(visible=True, enabled=True, label=MENU_LABELS.get(name, name.upper()))
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
+        b["share"] = Button(visible=True, enabled=self.shareable, label="SHARE")
         if self.locked:
-            # Played in another tab: only the information pages (and the meters' units) stay open.
-            still = ("paytable", "help", "history", "units")
+            # Played in another tab (or a replay): only the information pages, the meters'
+            # units and sharing the last round stay open.
+            still = ("paytable", "help", "history", "units", "share")
             b = {k: v if k in still else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(

@@ -34,6 +34,7 @@ BUTTONS = (
     "help",
     "history",
     "settings",
+    "share",
     "turbo",
 )
 

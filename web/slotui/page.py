@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from slotui import jspage
 from slotui.controller import Controller
@@ -142,6 +143,24 @@ class Page:
     def open_dialog(self, kind: str) -> None:
         if self.app is not None:
             self.app.open_dialog(kind)
+
+    def share(self, url: str, title: str) -> None:
+        """A round's link: a phone's share sheet, else the clipboard (`slotStudio.share`)."""
+        jspage.STUDIO.share(url, title)
+
+    def share_from_history(self, title: str) -> Any:
+        """Make each round's "Share this round" in the history dialog share its link (its
+        ``data-share``); returns the listener (kept alive by the caller)."""
+        def clicked(evt: Any) -> None:
+            target = evt.target.closest("[data-share]") if hasattr(evt.target, "closest") else None
+            if target is not None and not nil(target):
+                self.share(str(target.dataset.share), title)
+
+        proxy = create_proxy(clicked)
+        body = jspage.document.querySelector("#dlg-history .dlg-body")
+        if not nil(body):
+            body.addEventListener("click", proxy)
+        return proxy
 
 
 _METER_FIELD = {

@@ -26,6 +26,7 @@ from pyengine.events import (
     PickReveal,
     Spin,
 )
+from pyengine.link import encode, link_of, watch_url
 from pyengine.session import RoundRecord, Session
 
 from .keys import shortcuts
@@ -80,6 +81,12 @@ class PageContext:
     pending: str | None = None
     """The kind of the decision the round in play waits on (None between rounds): a page
     may lead with what the player is about to play (e.g. a feature's own paytable)."""
+    game: str = ""
+    """The game's id ("" where the pages link to no round)."""
+
+    def share_url(self, record: RoundRecord) -> str:
+        """The address (relative to the site) that replays ``record``, a round of the history."""
+        return watch_url(self.game, encode(link_of(self.game, record, self.settings)))
 
     @property
     def names(self) -> dict[str, str]:
@@ -136,6 +143,7 @@ def page_context(
         price=session.price("buy") if "buy" in session.modes else 0,
         history=session.history,
         pending=session.pending.kind if session.pending is not None else None,
+        game=session.game.id,
     )
 
 
@@ -150,7 +158,8 @@ def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
         return (pages.buy or buy_html)(ctx)
     if kind == "history":
         return history_html(
-            ctx.history, ctx.fmt, ctx.assets, ctx.names, features=pages.feature_names, board=pages.history_board
+            ctx.history, ctx.fmt, ctx.assets, ctx.names, features=pages.feature_names, board=pages.history_board,
+            share=ctx.share_url if ctx.game else None,
         )
     return None
 
@@ -474,11 +483,13 @@ def history_html(
     *,
     features: Mapping[str, str] | None = None,
     board: BoardFn | None = None,
+    share: Callable[[RoundRecord], str] | None = None,
 ) -> str:
     """The last rounds, newest first: time, bet, win and the boards that paid (`boards`).
     ``features`` names a round's features as the game does (else ``free_spins`` reads "free
     spins"); ``board`` draws what the game's features did in a round (e.g. a bonus's held
-    prizes, the pick made, a multiplier reached), shown after its reels."""
+    prizes, the pick made, a multiplier reached), shown after its reels; ``share`` gives a
+    round's link, offered as "Share this round" (the page's click on ``data-share``)."""
     if not records:
         return '<p class="note">No rounds played yet.</p>'
     features = features or {}
@@ -502,9 +513,15 @@ def history_html(
         if r.jackpot:
             extra += f" · jackpot {fmt(r.jackpot)}"
         stake = f"Feature Buy {fmt(r.stake)}" if r.mode == "buy" else f"Bet {fmt(r.stake)}"
+        shared = (
+            f'<p class="h-share"><button type="button" class="btn pill share-round" data-share="{escape(share(r))}">'
+            "Share this round</button></p>"
+            if share is not None
+            else ""
+        )
         out.append(
             f'<li><div class="h-meta"><time>{when}</time><span>{stake}</span>'
-            f'<span class="{"won" if r.win else ""}">Win {fmt(r.win)}{escape(extra)}</span></div>{reels}</li>'
+            f'<span class="{"won" if r.win else ""}">Win {fmt(r.win)}{escape(extra)}</span></div>{reels}{shared}</li>'
         )
     out.append("</ol>")
     return "".join(out)

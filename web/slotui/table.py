@@ -36,6 +36,10 @@ class Host(Protocol):
 
     def open_dialog(self, kind: str) -> None: ...
 
+    def share(self, url: str, title: str) -> None:
+        """Share the round link ``url`` (relative to the site): a phone's share sheet or the clipboard."""
+        ...
+
 
 class Table(Protocol):
     """The controller as its bet controls and dialogs see it."""
