@@ -14,6 +14,7 @@ until ``pyproject.toml`` changes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import hashlib
 import http.server
@@ -877,6 +878,7 @@ def _build_into(
     (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
     ids = list(screens)
     _games_json(tmp, python, wheel, ids, plugins, lock, ps_files)
+    _showcase_json(tmp, python, ids)
     version, rel_files = _service_worker(tmp, ids)
     raw_total, gz_total, br_total = _precompress_all(tmp, packer)
     if out.exists():
@@ -980,6 +982,74 @@ def _games_json(
         if entry["id"] in ids:
             entry["client"] = f"static/games/{entry['id']}/client.zip"  # its screen module
     (tmp / "games.json").write_text(json.dumps(games, indent=1) + "\n")
+
+
+SHOWCASE_CODE = r"""
+import json, os, sys
+from concurrent.futures import ProcessPoolExecutor
+from pyengine.showcase import showcase
+ids = json.loads(sys.argv[1])
+with ProcessPoolExecutor(max_workers=max(1, min(len(ids), os.cpu_count() or 1))) as pool:
+    print(json.dumps(dict(zip(ids, pool.map(showcase, ids)))))
+"""
+SHOWCASE_FIELDS = ("id", "kind", "title", "mode", "seed", "round", "token", "stake", "win", "win_x")
+
+
+def showcases(python: Path, ids: list[str]) -> dict[str, Any]:
+    """`pyengine.showcase.showcase` of each game of ``ids``, searched with ``python`` (on both
+    cores, a game each) and cached per engine version: the search plays a few hundred
+    thousand rounds a game. The tests read the same cache."""
+    key = _tree_hash(ROOT / "pyengine")[:20]
+    cache = CACHE / f"showcase-{key}.json"
+    with _locked(CACHE / "showcase.lock"):  # the build and the tests ask at once: one searches
+        return _showcases(python, ids, cache)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` between processes (where the OS has ``fcntl``)."""
+    try:
+        import fcntl
+    except ImportError:  # no lock: at worst two processes compute the same cache
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _showcases(python: Path, ids: list[str], cache: Path) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(cache.read_text()) if cache.exists() else {}
+    need = [g for g in ids if g not in found]
+    if need:
+        log(f"searching the showcase of {', '.join(need)} (cached until pyengine/ changes)")
+        res = subprocess.run(
+            [str(python), "-c", SHOWCASE_CODE, json.dumps(need)],
+            capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT,
+        )
+        if res.returncode != 0:
+            log(f"the showcase search failed:\n{res.stderr}")
+            sys.exit(1)
+        found.update(json.loads(res.stdout))
+        _write_atomic(cache, json.dumps(found, sort_keys=True).encode())
+    return {g: found[g] for g in ids}
+
+
+def _showcase_json(tmp: Path, python: Path, ids: list[str]) -> None:
+    """The site's showcase.json: every game's showcase (`showcases`), for the lobby's and the
+    rules pages' Watch links and the attract mode."""
+    games = {}
+    for g, sc in showcases(python, ids).items():
+        entries = [
+            {**{k: e[k] for k in SHOWCASE_FIELDS}, "odds": {k: e["odds"][k] for k in ("text", "probability", "method")}}
+            for e in sc["entries"]
+        ]
+        games[g] = {"version": sc["version"], "bet": sc["bet"], "rounds": sc["rounds"], "entries": entries}
+    (tmp / "showcase.json").write_text(json.dumps({"games": games}, separators=(",", ":")) + "\n")
 
 
 def _service_worker(tmp: Path, ids: list[str]) -> tuple[str, list[str]]:

@@ -10,7 +10,8 @@ each of the game's modes (a bought feature in mode ``buy``).
   probabilities (``report["features"]``: id, title, probability, exact fraction, method);
   the game's plug-in names which of them a round's events show (`Plugin.showcase`). The
   first seed that shows a feature is its entry; a feature not shown in the first ``limit``
-  seeds is listed in ``missing``.
+  seeds is listed in ``missing``. Modes other than base are searched first, and a feature
+  they found that is too rare for the base game's search (`RARE`) is shown by theirs only.
 - **Win tiers.** In mode base, the first seed whose win is at least 10, 50, 100, 500 and
   1,000 times the total bet, and the largest win of the first ``rounds`` seeds. Their odds
   are the share of those ``rounds`` seeds that reached the tier, marked as simulated (the
@@ -48,6 +49,10 @@ ROUNDS = 100_000
 """The seeds searched for the win tiers (and the largest win)."""
 LIMIT = 1_000_000
 """The most seeds searched, per mode, for a rare feature."""
+RARE = 3.0
+"""A feature expected fewer times than this in a mode's ``limit`` seeds is not searched in
+that mode when another mode's search already found it (e.g. a full screen, which a bought
+feature shows far more often than a paid spin)."""
 JACKPOT_ROUNDS = 200_000
 """The most rounds the jackpot's session plays before its pot drops (a pot must drop by
 its daily deadline: 28,800 rounds of the simulated clock)."""
@@ -66,16 +71,19 @@ class Entry:
     """The session seed whose first round this is (None for the jackpot's round)."""
     token: str
     stake: int
+    """What the round cost: the total bet, or a bought feature's price."""
     win: int
     odds: dict[str, Any]
     round: int = 1
     """The round of the session (the jackpot's round; 1 for a first round)."""
+    bet: int = 1
+    """The round's total bet: ``win_x`` is the win in total bets (a bought round's too)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "kind": self.kind, "title": self.title, "mode": self.mode, "seed": self.seed,
             "round": self.round, "token": self.token, "stake": self.stake, "win": self.win,
-            "win_x": round(self.win / self.stake, 2) if self.stake else 0.0, "odds": self.odds,
+            "win_x": round(self.win / self.bet, 2), "odds": self.odds,
         }
 
 
@@ -96,7 +104,7 @@ def _odds(probability: float | None, method: str, exact: str | None = None) -> d
 def _entry(game: str, kind: str, ident: str, title: str, mode: str, seed: int | None, record: RoundRecord,
            odds: dict[str, Any], round_no: int = 1, settings: Mapping[str, int] | None = None) -> Entry:
     token = encode(link_of(game, record, settings))
-    return Entry(ident, kind, title, mode, seed, token, record.stake, record.win, odds, round_no)
+    return Entry(ident, kind, title, mode, seed, token, record.stake, record.win, odds, round_no, record.bet.total)
 
 
 def _features(report: Mapping[str, Any], game: str) -> list[dict[str, Any]]:
@@ -129,12 +137,19 @@ def showcase(
         raise EngineError(f"the search needs 1 <= rounds <= limit, not {rounds} and {limit}")
     g = get_game(game)
     finder: Shown | None = plugin(game).showcase_function()
-    entries: list[Entry] = []
+    by_mode: dict[str, list[Entry]] = {m: [] for m in g.modes}
     missing: list[str] = []
     searched: dict[str, int] = {}
-    for mode in g.modes:
+    found_in: dict[str, str] = {}  # feature id -> the mode whose search found it
+    for mode in sorted(g.modes, key=lambda m: m == "base"):  # a bought feature's first
         report = reports[mode] if reports is not None and mode in reports else rtp_report(game, mode)
-        wanted = {f["id"]: f for f in _features(report, game)} if finder is not None else {}
+        listed = _features(report, game) if finder is not None else []
+        listed_ids = {f["id"] for f in listed}
+        # A feature too rare for this mode's search that another mode's round already shows
+        # (a bought feature's) is not searched again (nor missing).
+        wanted = {
+            f["id"]: f for f in listed if f["id"] not in found_in or float(f["probability"]) * limit >= RARE
+        }
         found: dict[str, tuple[int, RoundRecord]] = {}
         tiers = mode == "base"
         reached = dict.fromkeys(TIERS, 0)
@@ -149,6 +164,8 @@ def showcase(
             if finder is not None:
                 for ident in finder(events):
                     if ident not in wanted:
+                        if ident in listed_ids:
+                            continue
                         raise EngineError(f"{game}'s showcase finder names {ident!r}, which its report does not list")
                     found.setdefault(ident, (seed, record))
             if tiers and seed <= rounds:
@@ -159,7 +176,10 @@ def showcase(
                         first_tier.setdefault(x, (seed, record))
                 if record.win > 0 and (best is None or record.win * best[2].stake > best[0] * stake):
                     best = (record.win, seed, record)
+        for ident in found:
+            found_in.setdefault(ident, mode)
         searched[mode] = seed
+        entries = by_mode[mode]
         for ident, f in wanted.items():
             if ident not in found:
                 missing.append(ident)
@@ -181,6 +201,7 @@ def showcase(
                 odds = _odds(None, f"the largest win of the first {rounds:,} seeds")
                 entries.append(_entry(game, "tier", "win_best", f"The biggest win found: {x_best:,.2f}× the bet",
                                       mode, s, rec, odds))
+    entries = [e for m in g.modes for e in by_mode[m]]  # the base game's first
     if g.jackpot is not None:
         entries.append(_jackpot_entry(game))
     bet = g.bets.default

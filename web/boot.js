@@ -11,7 +11,7 @@ const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
 
 /** URL parameters play.html understands. */
-const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay"];
+const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract"];
 const SEED_MAX = (1n << 64n) - 1n;
 /** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
 const TAKE_OVER = "slotstudio:take-over";
@@ -280,14 +280,14 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay.`]);
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract.`]);
     } else if (seen.has(key)) {
       problems.push([`The parameter “${key}” is given more than once.`]);
     }
     seen.add(key);
   }
   // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
-  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined };
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false };
   let bet = null;
   const list = games.games;
   const gameLinks = () => {
@@ -346,7 +346,7 @@ function parseParams(search, games) {
   const replay = query.get("replay");
   if (replay !== null) params.replay = replay;
 
-  for (const flag of ["embed", "debug"]) {
+  for (const flag of ["embed", "debug", "attract"]) {
     const v = query.get(flag);
     if (v === null) continue;
     if (v === "1" || v === "0") params[flag] = v === "1";

@@ -1,5 +1,7 @@
 // The lobby: one tile per playable game from games.json (tile art, name, RTP, max win),
-// each a plain link to play.html?game=<id>.
+// each a plain link to play.html?game=<id>; under each, once showcase.json has come, its
+// Watch links (a round link for every feature and win tier, with the event's odds) and a
+// button that copies each one.
 
 import { ROOT, el, formatMaxWin, formatRtp, loadGames } from "./site.js";
 
@@ -55,6 +57,58 @@ function tile(game) {
   return el("li", { class: "tile" }, [link]);
 }
 
+/** The address of a showcase entry's round link (absolute: it is copied to other pages). */
+function watchUrl(game, entry) {
+  return new URL(`play.html?game=${encodeURIComponent(game)}&replay=${entry.token}`, ROOT).href;
+}
+
+/** A game's Watch list: each feature's and win tier's round, its win and odds, a copy button. */
+function watchList(game, name, showcase) {
+  const items = showcase.entries.map((e) => {
+    const url = watchUrl(game, e);
+    const copy = el("button", { type: "button", class: "btn pill watch-copy", "data-copy": url, text: "Copy link" });
+    copy.setAttribute("aria-label", `Copy the link to watch ${e.title}`);
+    const odds = e.odds.probability ? `${e.odds.text}` : e.kind === "jackpot" ? "time jackpot" : "";
+    return el("li", { class: "watch-item", "data-entry": e.id }, [
+      el("a", { class: "watch-link", href: url, text: e.title }),
+      el("span", { class: "watch-facts", text: [`win ${e.win_x.toLocaleString("en")}×`, odds].filter(Boolean).join(" · ") }),
+      copy,
+    ]);
+  });
+  return el("details", { class: "tile-watch" }, [
+    el("summary", { text: `Watch ${name}: every feature` }),
+    el("ul", { class: "watch-list" }, items),
+  ]);
+}
+
+async function copyLink(button) {
+  const url = button.dataset.copy;
+  try {
+    await navigator.clipboard.writeText(url);
+    button.textContent = "Copied";
+  } catch {
+    window.prompt("Copy this link:", url);
+  }
+  window.dispatchEvent(new CustomEvent("slotstudio:copied", { detail: { url } }));
+}
+
+/** Add each tile's Watch list once showcase.json has come (the tiles never wait for it). */
+async function addWatchLinks(list, games) {
+  const res = await fetch(new URL("showcase.json", ROOT));
+  if (!res.ok) throw new Error(`showcase.json: HTTP ${res.status}`);
+  const showcase = (await res.json()).games;
+  for (const g of games) {
+    const sc = showcase[g.id];
+    const tileEl = list.querySelector(`.tile-link[data-game="${g.id}"]`)?.closest(".tile");
+    if (sc && sc.entries.length && tileEl) tileEl.append(watchList(g.id, g.name, sc));
+  }
+  list.addEventListener("click", (evt) => {
+    const button = evt.target.closest?.("[data-copy]");
+    if (button) copyLink(button);
+  });
+  list.dataset.watch = "ready";
+}
+
 async function main() {
   const list = document.getElementById("games");
   const status = document.getElementById("lobby-status");
@@ -64,6 +118,7 @@ async function main() {
     list.replaceChildren(...shown.map(tile));
     status.textContent = shown.length ? "" : "No games are playable yet.";
     status.hidden = shown.length > 0;
+    addWatchLinks(list, shown).catch((err) => console.warn("[slot-studio] no Watch links:", err));
   } catch (err) {
     status.textContent = "The games could not be loaded. Check the connection and reload the page.";
     console.error("[slot-studio]", err);

@@ -28,7 +28,7 @@ from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-from slotui import codecache, jspage, pages, replaymode
+from slotui import attract, codecache, jspage, pages, replaymode, watch
 from slotui.controller import Controller
 from slotui.jscanvas import RASTERS, CheckedCanvas, JsCanvas, raster
 from slotui.jspage import js_obj, mark, nil, pixel_ratio, wall_clock
@@ -677,6 +677,7 @@ class App:
         window.setTimeout(self._blur_later, 0)
         if later:
             self._later = asyncio.ensure_future(self.load_later(later))
+        self._watch = asyncio.ensure_future(watch.load(self.info, self.game_id))
 
 
     def _start_replay(self, link: replaymode.RoundLink) -> None:
@@ -760,6 +761,9 @@ async def main() -> None:
     try:
         await load_screen(str(STUDIO.params.game))
         mark("py:screen")
+        if STUDIO.params.attract:  # the showcase's rounds in a loop, read only (slotui.attract)
+            await attract.run(lambda link: App(replay=link), str(STUDIO.params.game))
+            return
         token = STUDIO.params.replay
         if not nil(token):  # a round link: played back read only, the save not even claimed
             try:

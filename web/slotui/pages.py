@@ -30,6 +30,7 @@ from pyengine.link import encode, link_of, watch_url
 from pyengine.session import RoundRecord, Session
 
 from .keys import shortcuts
+from .watch import watch_html
 
 __all__ = [
     "GamePages",
@@ -153,7 +154,7 @@ def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
     if kind == "paytable":
         return (pages.paytable or paytable_html)(ctx)
     if kind == "help":
-        return (pages.rules or rules_html)(ctx)
+        return (pages.rules or rules_html)(ctx) + watch_html(ctx.game, ctx.info.get("showcase") or ())
     if kind == "buy":
         return (pages.buy or buy_html)(ctx)
     if kind == "history":

@@ -179,5 +179,10 @@ def load() -> BookOfSpells:
     return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.games.book_of_spells.report:report", screen="slotui.games.book_of_spells")
+PLUGIN = Plugin(
+    load=load,
+    report="pyengine.games.book_of_spells.report:report",
+    screen="slotui.games.book_of_spells",
+    showcase="pyengine.games.book_of_spells.showcase:shown",
+)
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -234,5 +234,10 @@ def load() -> FullMoonFever:
     return FullMoonFever(load_lines_game(read_data_file("full_moon_fever.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.games.full_moon_fever.report:report", screen="slotui.games.full_moon_fever")
+PLUGIN = Plugin(
+    load=load,
+    report="pyengine.games.full_moon_fever.report:report",
+    screen="slotui.games.full_moon_fever",
+    showcase="pyengine.games.full_moon_fever.showcase:shown",
+)
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -29,7 +29,15 @@ from ...model import Payline, ReelSet
 from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
-__all__ = ["FeatureSpin", "FullMoonMath", "cascade_distribution", "free_spin", "full_moon_math", "report"]
+__all__ = [
+    "FeatureSpin",
+    "FullMoonMath",
+    "cascade_distribution",
+    "free_spin",
+    "full_moon_math",
+    "report",
+    "showcase_features",
+]
 
 Outcome = tuple[int, int]
 """One stop combination's (win in multiples of the bet per line, number of cascades)."""
@@ -393,6 +401,60 @@ def full_moon_math(game: FullMoonFever, lines: int | None = None) -> FullMoonMat
     )
 
 
+HOUSE_COUNTS = {3: "three", 4: "four", 5: "five"}
+"""The words of the Haunted House counts in the features' ids (``three_houses`` ...)."""
+
+
+def showcase_features(game: FullMoonFever, m: FullMoonMath) -> list[dict[str, Any]]:
+    """The showcase's features of one round (at the report's lines, every decision answered
+    with its first choice), each with its exact probability from the figures of ``m``:
+    Winfalls; each count of Haunted Houses that starts it; the pet the first choice feeds;
+    each number of free spins; a free spin whose cascade climbs to the ladder's top
+    multiplier; a free spin with the longest cascade. `pyengine.games.full_moon_fever.showcase`
+    finds them in a round's events.
+
+    The free spins are independent of the base spin, of their number and of each other
+    (each draws its stops afresh, nothing retriggers), so P(some spin of the feature has
+    ``k`` or more winning windows) = P(trigger) x sum over n of P(n spins) (1 - (1 - q_k)^n),
+    q_k the share of the stop combinations that cascade to ``k`` winning windows or more.
+    """
+    rules = game.winfalls
+    spin = m.spin
+    cascades = spin.cascades
+    radix = spin.combinations
+
+    def some_spin_reaches(k: int) -> Fraction:
+        q = Fraction(sum(c for n, c in cascades.items() if n >= k), radix)
+        return m.p_trigger * sum((p * (1 - (1 - q) ** n) for n, p in m.spins.items()), Fraction(0))
+
+    def entry(fid: str, title: str, p: Fraction, method: str) -> dict[str, Any]:
+        return {"id": fid, "title": title, "probability": float(p), "exact": str(p), "method": method}
+
+    out = [entry("winfalls", "Winfalls: cascading free spins", m.p_trigger,
+                 f"exact: P({rules.trigger}+ Haunted Houses), the per-reel counts convolved")]
+    for k in range(rules.trigger, len(m.houses)):
+        if m.houses[k] and k in HOUSE_COUNTS:
+            out.append(entry(f"{HOUSE_COUNTS[k]}_houses", f"{k} Haunted Houses start Winfalls", m.houses[k],
+                             f"exact: P({k} Haunted Houses), the per-reel counts convolved"))
+    pet = rules.pets.prizes[0]  # the first choice offered: the first cell (faces shown, not shuffled)
+    ego = rules.alter_egos[pet]
+    out.append(entry(f"pet_{pet.lower()}", f"Winfalls with the {pet.title()} fed: the {ego.title()} as an extra wild",
+                     m.p_trigger, "exact: the trigger probability (the first choice feeds this pet)"))
+    for n, p in m.spins.items():
+        out.append(entry(f"spins_{n}", f"Winfalls with {n} free spins", m.p_trigger * p,
+                         "exact: the trigger probability x the weight of the number of spins"))
+    multipliers = rules.cascade.multipliers
+    top = max(multipliers)
+    windows = multipliers.index(top) + 1
+    out.append(entry(f"multiplier_x{top}", f"A Winfalls cascade climbing to the x{top} multiplier",
+                     some_spin_reaches(windows),
+                     f"exact: the enumerated cascades ({windows}+ winning windows) over each number of spins"))
+    out.append(entry("longest_cascade", f"The longest cascade: {spin.longest} winning windows in one free spin",
+                     some_spin_reaches(spin.longest),
+                     "exact: the enumerated cascades (the longest) over each number of spins"))
+    return out
+
+
 def report(game: FullMoonFever, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
     """The exact RTP report (see `pyengine.math.rtp.rtp_report`)."""
     m = full_moon_math(game, lines)
@@ -455,4 +517,5 @@ def report(game: FullMoonFever, mode: str, settings: Mapping[str, int], lines: i
         "max_win_x": float(max_win_x),
         "max_win_bound": True,
         "max_win_probability": float(max_p),
+        "features": showcase_features(game, m),
     }

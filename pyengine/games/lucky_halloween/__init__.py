@@ -463,5 +463,10 @@ def load() -> LuckyHalloween:
     return LuckyHalloween(load_lines_game(read_data_file("lucky_halloween.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.games.lucky_halloween.report:report", screen="slotui.games.lucky_halloween")
+PLUGIN = Plugin(
+    load=load,
+    report="pyengine.games.lucky_halloween.report:report",
+    screen="slotui.games.lucky_halloween",
+    showcase="pyengine.games.lucky_halloween.showcase:shown",
+)
 """The game's registration: its loader, its exact RTP report and its client screen."""

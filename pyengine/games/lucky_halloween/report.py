@@ -22,12 +22,17 @@ Everything is in multiples of the total bet and exact (`fractions.Fraction`).
   would be the branching series E[N0] / (1 - p E[extra]).
 * The ladder: an acyclic absorbing chain over the rungs per trigger count, solved backwards.
 * The time jackpot returns exactly its contribution (every pot drops, carrying fractions).
+* The showcase's ``features`` (`showcase_features`): each one's chance per paid round from
+  the same figures, with three small exact additions: the joint distribution of the two
+  scatter counts (both features in one round), the number of bonus-spin awards by a
+  recursion over (spins left, awards made), and a forward pass of the ladder's chain (its
+  shortcuts).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -38,15 +43,20 @@ from . import FEATURES, LuckyHalloween
 from ...model import ReelSet
 from ...math.rtp import report_header
 from ...math.exact import line_stats
+from .showcase import TOP_RUNGS, rider_id, rung_id
 
 __all__ = [
     "HalloweenMath",
     "SpinStats",
+    "bonus_award_odds",
     "free_spin_counts",
     "halloween_math",
     "ladder_finals",
+    "ladder_shortcut_chance",
     "report",
     "round_win_bound",
+    "scatter_joint",
+    "showcase_features",
 ]
 
 Mask = tuple[int, int, int, int, int]
@@ -430,6 +440,281 @@ def round_win_bound(game: LuckyHalloween, m: HalloweenMath) -> int:
     return math.ceil(tree * spin + game.ladder.rungs_x[-1] + free)
 
 
+# -- the showcase's features ------------------------------------------------------------------
+Joint = dict[tuple[int, int], Fraction]
+"""P(the judged window shows f Free Spins and b Bonus symbols), by (f, b)."""
+
+
+def scatter_joint(game: LuckyHalloween) -> dict[str, Joint]:
+    """Per kind of paid spin (the keys of `HalloweenMath.spins`): the exact joint
+    distribution of the judged window's (Free Spins, Bonus) counts, over the same
+    placements as the spin statistics (per reel and covered rows, the two scatters among
+    the uncovered rows, plus the covered rows for a placed scatter; convolved over the reels).
+    Its marginals are `SpinStats.free` and `SpinStats.bonus`."""
+    free_s, bonus_s = game.free_symbol, game.bonus_symbol
+    tally: dict[tuple[str, int, int, str], dict[tuple[int, int], int]] = {}
+
+    def reel(name: str, reels: ReelSet, r: int, covered: int, symbol: str) -> dict[tuple[int, int], int]:
+        key = (name, r, covered, symbol)
+        if key not in tally:
+            placed = bin(covered).count("1")
+            df = placed if symbol == free_s else 0
+            db = placed if symbol == bonus_s else 0
+            t: dict[tuple[int, int], int] = {}
+            for col in reels.columns[r]:
+                f = sum(1 for row, x in enumerate(col) if x == free_s and not covered >> row & 1)
+                b = sum(1 for row, x in enumerate(col) if x == bonus_s and not covered >> row & 1)
+                t[f + df, b + db] = t.get((f + df, b + db), 0) + 1
+            tally[key] = t
+        return tally[key]
+
+    def spin(name: str, reels: ReelSet, masks: Sequence[tuple[int, Mask]], symbol: str) -> Joint:
+        acc: dict[tuple[int, int], int] = {}
+        for w, mask in masks:
+            dist = {(0, 0): w}
+            for r in range(5):
+                nxt: dict[tuple[int, int], int] = {}
+                for (f, b), a in dist.items():
+                    for (g, c), n in reel(name, reels, r, mask[r], symbol).items():
+                        nxt[f + g, b + c] = nxt.get((f + g, b + c), 0) + a * n
+                dist = nxt
+            for k, v in dist.items():
+                acc[k] = acc.get(k, 0) + v
+        den = math.prod(len(s) for s in reels.strips) * sum(w for w, _ in masks)
+        return {k: Fraction(v, den) for k, v in sorted(acc.items())}
+
+    def mixture(parts: Mapping[int, Joint], weights: Mapping[int, Fraction]) -> Joint:
+        out: Joint = {}
+        for k, part in parts.items():
+            for key, p in part.items():
+                out[key] = out.get(key, Fraction(0)) + weights[k] * p
+        return out
+
+    r = game.rider
+    plain: list[tuple[int, Mask]] = [(1, (0, 0, 0, 0, 0))]
+    base = game.base_reels
+    out = {"plain": spin("base", base, plain, game.wild)}
+    out["special_reels"] = spin("special", game.special_reels, plain, game.wild)
+    out["pumpkin_tree"] = out["plain"]
+    wilds = _weights(r.wilds)
+    out["random_wilds"] = mixture({k: spin("base", base, _cell_masks(k), game.wild) for k in wilds}, wilds)
+    mega = _weights(r.mega)
+    out["mega_wild"] = mixture(
+        {
+            left: spin("base", base, [(1, tuple(7 if left <= i < left + 3 else 0 for i in range(5)))], game.wild)  # type: ignore[list-item]
+            for left in mega
+        },
+        mega,
+    )
+    fs = _weights(r.free_spins)
+    out["free_spins"] = mixture({n: spin("base", base, _drop_masks(n), free_s) for n in fs}, fs)
+    fm = _weights(r.full_moon)
+    out["full_moon_bonus"] = mixture({n: spin("base", base, _drop_masks(n), bonus_s) for n in fm}, fm)
+    return out
+
+
+def bonus_award_odds(game: LuckyHalloween, starts: Iterable[int]) -> dict[int, tuple[Fraction, ...]]:
+    """For each of ``starts``: P(a free-spins feature of that many spins makes exactly j
+    bonus-spin awards), for j = 0 .. ``max_awards``: a recursion over (spins left, awards
+    made), each spin bringing the Rider with his fixed chance while awards remain (as
+    `free_spin_counts`); one table serves every start."""
+    rules = game.free
+    q = Fraction(rules.bonus_numerator, rules.bonus_denominator)
+    extra = _weights(rules.bonus_cauldron)
+    cap = rules.max_awards
+
+    def unit(j: int) -> tuple[Fraction, ...]:
+        return tuple(Fraction(int(i == j)) for i in range(cap + 1))
+
+    @cache
+    def d(left: int, awards: int) -> tuple[Fraction, ...]:
+        if awards >= cap or left == 0:
+            return unit(awards)
+        out = [(1 - q) * v for v in d(left - 1, awards)]
+        for x, px in extra.items():
+            for j, v in enumerate(d(left - 1 + x, awards + 1)):
+                out[j] += q * px * v
+        return tuple(out)
+
+    wanted = sorted(set(starts))
+    # Fill the table bottom-up (no deep recursion): the most awards first.
+    top = max(wanted, default=0) + cap * max(extra)
+    for awards in range(cap, -1, -1):
+        for left in range(top + 1):
+            d(left, awards)
+    return {n: d(n, 0) for n in wanted}
+
+
+def ladder_shortcut_chance(game: LuckyHalloween, count: int) -> Fraction:
+    """P(a Full Moon Bonus of ``count`` Bonus symbols takes a shortcut): a forward pass of
+    the ladder's chain (it moves only up) over the ladders that have not taken one yet."""
+    rules = game.ladder
+    c = rules.count(count)
+    num, den = rules.collect[c]
+    cp = Fraction(num, den)
+    top = rules.top
+    reach = [Fraction(0)] * top  # P(on rung p before a pick, no shortcut taken yet), p < top
+    reach[0] = Fraction(1)
+    hit = Fraction(0)
+    for p in range(top):
+        share = reach[p] / rules.steps
+        if not share:
+            continue
+        for k in range(1, rules.steps + 1):
+            landed, to = rules.move(p, k)
+            if landed != to:
+                hit += share  # and no longer followed: the chance is of one shortcut or more
+            elif to != top:
+                reach[to] += share * (1 - cp) if rules.collect_allowed(c, to) else share
+    return hit
+
+
+def _feature(fid: str, title: str, p: Fraction, method: str) -> dict[str, Any]:
+    return {"id": fid, "title": title, "probability": float(p), "exact": str(p), "method": method}
+
+
+def showcase_features(game: LuckyHalloween, m: HalloweenMath) -> list[dict[str, Any]]:
+    """The showcase's features of a paid round (see `pyengine.games.lucky_halloween.showcase`),
+    each with its exact chance per paid round at the default bet, every pick its first cell
+    (the picks are fair: which cell is picked never changes the chances). A feature the
+    rules make impossible (chance 0) is left out."""
+    rules, lad, rider = game.free, game.ladder, game.rider
+    weight = {"plain": 1 - sum(m.rider.values(), Fraction(0)), **m.rider}
+
+    def count_odds(which: str) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for k, w in weight.items():
+            st = m.spins[k]
+            for n, p in enumerate(st.free if which == "free" else st.bonus):
+                out[n] = out.get(n, Fraction(0)) + w * p
+        return out
+
+    free_n = {n: p for n, p in count_odds("free").items() if n >= rules.trigger}
+    bonus_n = {n: p for n, p in count_odds("bonus").items() if n >= lad.trigger}
+    joint = scatter_joint(game)
+    both = sum(
+        (
+            w * p
+            for k, w in weight.items()
+            for (f, b), p in joint[k].items()
+            if f >= rules.trigger and b >= lad.trigger
+        ),
+        Fraction(0),
+    )
+    # P(free spins with j bonus-spin awards), j = 0 .. max_awards.
+    award_odds = bonus_award_odds(game, (rules.spins(c, n) for n in free_n for c in m.cauldron_odds))
+    awards = [Fraction(0)] * (rules.max_awards + 1)
+    for n, pn in free_n.items():
+        for c, pc in m.cauldron_odds.items():
+            for j, pj in enumerate(award_odds[rules.spins(c, n)]):
+                awards[j] += pn * pc * pj
+    finals: dict[int, Fraction] = {}
+    shortcut = Fraction(0)
+    for n, pn in bonus_n.items():
+        for i, p in m.ladder_finals[lad.count(n)].items():
+            finals[i] = finals.get(i, Fraction(0)) + pn * p
+        shortcut += pn * ladder_shortcut_chance(game, n)
+    tree = _weights(rider.tree)
+    tree_top = max(tree)
+
+    def minimum_x(count: int) -> int:
+        return lad.rungs_x[lad.minimum[lad.count(count)] - 1]
+
+    cauldron_top = max(m.cauldron_odds)
+    names = {
+        "special_reels": "the Special Reels",
+        "pumpkin_tree": "the Pumpkin Tree, multiplying every prize of the spin",
+        "random_wilds": "Random Wilds",
+        "mega_wild": "the 3x3 Mega Wild",
+        "free_spins": "Free Spins symbols",
+        "full_moon_bonus": "Bonus symbols",
+    }
+    feats = [
+        _feature(rider_id(f), f"The Pumpkin Rider brings {names.get(f, f)}", p, "exact: the Rider's fixed weight")
+        for f, p in m.rider.items()
+    ]
+    shortcuts = ", ".join(f"{lad.rungs_x[a - 1]}x to {lad.rungs_x[b - 1]}x" for a, b in sorted(lad.shortcuts.items()))
+    by_count = "exact: the scatter count's distribution per Rider kind (convolution over the reels)"
+    feats += [
+        _feature(
+            f"tree_{tree_top}x",
+            f"The Pumpkin Tree at its top multiplier, {tree_top}x",
+            m.rider["pumpkin_tree"] * tree[tree_top],
+            "exact: the Rider's Pumpkin Tree weight x the multiplier's weight",
+        ),
+        _feature("free_spins", "Cauldron free spins", m.free_spins_frequency, by_count),
+        _feature(
+            "four_free",
+            f"Free spins from 4 Free Spins symbols (+{rules.per_extra} spins)",
+            free_n.get(4, Fraction(0)),
+            by_count,
+        ),
+        _feature(
+            "five_free",
+            "Free spins from 5 or more Free Spins symbols",
+            sum((p for n, p in free_n.items() if n >= 5), Fraction(0)),
+            by_count,
+        ),
+        _feature(
+            f"cauldron_{cauldron_top}",
+            f"Free spins with {cauldron_top} spins from the cauldron, its most",
+            m.free_spins_frequency * m.cauldron_odds[cauldron_top],
+            "exact: the free-spins frequency x the count's cauldron weight",
+        ),
+        _feature(
+            "bonus_spins",
+            "The Pumpkin Rider brings bonus spins during free spins",
+            sum(awards[1:], Fraction(0)),
+            "exact: the awards' count by recursion over (spins left, awards made), per trigger count and cauldron",
+        ),
+        _feature(
+            "bonus_spins_max",
+            f"Bonus spins awarded {rules.max_awards} times in one feature, the most",
+            awards[-1] if rules.max_awards else Fraction(0),
+            "exact: the awards' count by recursion over (spins left, awards made), per trigger count and cauldron",
+        ),
+        _feature("full_moon_bonus", "The Full Moon Bonus ladder", m.full_moon_frequency, by_count),
+        _feature(
+            "four_bonus",
+            f"The Full Moon Bonus from 4 Bonus symbols (COLLECT from {minimum_x(4)}x)",
+            bonus_n.get(4, Fraction(0)),
+            by_count,
+        ),
+        _feature(
+            "five_bonus",
+            f"The Full Moon Bonus from 5 or more Bonus symbols (COLLECT from {minimum_x(5)}x)",
+            sum((p for n, p in bonus_n.items() if n >= 5), Fraction(0)),
+            by_count,
+        ),
+        _feature(
+            "ladder_shortcut",
+            f"A green shortcut up the ladder ({shortcuts})",
+            shortcut,
+            "exact: a forward pass of the ladder's chain per trigger count x the count's chance",
+        ),
+    ]
+    for x in lad.rungs_x[-TOP_RUNGS:]:
+        i = lad.rungs_x.index(x) + 1
+        title = f"The Full Moon Bonus's top rung, {x}x" if i == lad.top else f"The Full Moon Bonus collecting {x}x"
+        feats.append(
+            _feature(
+                rung_id(x),
+                title,
+                finals.get(i, Fraction(0)),
+                "exact: the ladder's absorbing chain per trigger count x the count's chance",
+            )
+        )
+    feats.append(
+        _feature(
+            "both_features",
+            "The Full Moon Bonus and free spins in one round",
+            both,
+            "exact: the joint distribution of the two scatter counts per placement (convolution over the reels)",
+        )
+    )
+    return [f for f in feats if Fraction(f["exact"]) > 0]
+
+
 def _every(p: Fraction) -> float | None:
     return float(1 / p) if p else None
 
@@ -480,6 +765,7 @@ def report(game: LuckyHalloween, mode: str, settings: Mapping[str, int], lines: 
         "top_rung_probability": float(m.top_rung_probability),
         "top_rung_every": _every(m.top_rung_probability),
     }
+    out["features"] = showcase_features(game, m)
     # The figures the rules page quotes from this proof (build.py carries them to games.json).
     out["page"] = {"ladder_finals": out["ladder_finals"]}
     fin = "  ".join(

@@ -261,5 +261,10 @@ def load() -> MoonSpell:
     return MoonSpell(load_lines_game(read_data_file("moon_spell.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.games.moon_spell.report:report", screen="slotui.games.moon_spell")
+PLUGIN = Plugin(
+    load=load,
+    report="pyengine.games.moon_spell.report:report",
+    screen="slotui.games.moon_spell",
+    showcase="pyengine.games.moon_spell.showcase:shown",
+)
 """The game's registration: its loader, its exact RTP report and its client screen."""

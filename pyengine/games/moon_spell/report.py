@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import POSITIONS, MoonSpell
+from .showcase import names
 from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats
 
@@ -49,6 +50,7 @@ __all__ = [
     "moon_math",
     "prize_moments",
     "report",
+    "showcase_features",
     "trigger_spins",
 ]
 
@@ -612,6 +614,65 @@ def _every(p: Fraction) -> float | None:
     return float(1 / p) if p else None
 
 
+def showcase_features(game: MoonSpell, mm: ModeMath, moons: Sequence[Fraction] | None) -> list[dict[str, Any]]:
+    """The report's ``features``: each feature a round of ``mm``'s mode can show, with its exact
+    probability per round (per paid spin in the base game, whose Moon count distribution is
+    ``moons``; per bought feature when ``moons`` is None). The ids are what
+    `pyengine.games.moon_spell.showcase.shown` finds in a round's events."""
+    ids = names(game)
+    full = len(POSITIONS)
+    finals = game_finals(game)
+    bought = moons is None
+    if moons is None:
+        starts = dict(mm.starts)
+        start_method = "exact: the buy's weight of the count over the weights' total"
+        chain = "exact: the buy's start weights x the Hold and Respin Markov chain's final counts"
+    else:
+        starts = {k: p for k, p in enumerate(moons) if k >= game.respin.trigger and p}
+        start_method = "exact: P(k Moons on a spin), the reels' Moon counts convolved"
+        chain = "exact: P(k Moons on a spin) x the Hold and Respin Markov chain's final counts"
+    out: list[tuple[str, str, Fraction, str]] = []
+    if moons is not None:
+        for k, name in ids.cash.items():
+            out.append((name, f"{k} Moons pay their cash prizes", moons[k], start_method))
+    feature = sum(starts.values(), Fraction(0))
+    if feature != mm.feature:
+        raise AssertionError("the start counts disagree with the feature's probability")
+    if bought:
+        out.append(("hold_and_respin", "The bought Hold and Respin", feature, "exact: every bought round plays it"))
+    else:
+        title = f"{game.respin.trigger} or more Moons start Hold and Respin"
+        how = f"exact: P({game.respin.trigger} or more Moons on a spin), the reels' Moon counts convolved"
+        out.append(("hold_and_respin", title, feature, how))
+    for k, p in starts.items():
+        title = f"Bought Hold and Respin starting with {k} Moons" if bought else f"Hold and Respin started by {k} Moons"
+        out.append((ids.start[k], title, p, start_method))
+    reset = sum((p * (1 - finals[k][k]) for k, p in starts.items()), Fraction(0))
+    how = chain.replace("final counts", "chance of ending above the start count")
+    out.append(("respins_reset", "New Moons land in Hold and Respin and reset the respins", reset, how))
+    final = [sum((p * finals[k][n] for k, p in starts.items()), Fraction(0)) for n in range(full + 1)]
+    if any(final[n] != mm.finals.get(n, Fraction(0)) * feature for n in range(full + 1)):
+        raise AssertionError("the final counts disagree with the mode's")
+    ladder = sum(final[ids.ladder_min :], Fraction(0))
+    out.append(("ladder", f"Hold and Respin reaching the prize ladder ({ids.ladder_min}+ Moons)", ladder, chain))
+    for n, name in ids.rungs.items():
+        prize = game.respin.ladder[n]
+        if n == full:
+            title = f"A full screen: all {full} positions hold Moons, the {prize:,}x rung"
+        else:
+            title = f"Hold and Respin ending with {n} Moons, the {prize:,}x rung"
+        out.append((name, title, final[n], chain))
+    if mm.max_win:
+        how = "the prize sum's distribution" if bought else "the joint (Moons, line win) and the prize sums"
+        title = f"The max win of {game.max_win_x:,}x the stake"
+        out.append(("max_win", title, mm.max_win, f"exact: P(win >= cap) from {how}"))
+    return [
+        {"id": i, "title": title, "probability": float(p), "exact": str(p), "method": method}
+        for i, title, p, method in out
+        if p
+    ]
+
+
 def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
     """The exact RTP report of ``mode`` (see `pyengine.math.rtp.rtp_report`); every figure
     exact, the max-win cap included."""
@@ -662,9 +723,11 @@ def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) 
         report["moon_cash_frequency"] = float(cash_probability)
         report["moon_cash_every"] = _every(cash_probability)
         report["moon_count_distribution"] = {str(k): float(p) for k, p in enumerate(spin.moons)}
+        report["features"] = showcase_features(game, mm, spin.moons)
     else:
         report["feature_buy_price_x"] = mm.price_x
         report["feature_buy_moons"] = {str(k): w for k, w in game.buy.moons}
+        report["features"] = showcase_features(game, mm, None)
         if mm.variance is not None:
             # of the return (win / price) of one bought round, and of its win in total stakes
             report["stdev"] = math.sqrt(float(mm.variance))

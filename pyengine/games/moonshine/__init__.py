@@ -261,5 +261,10 @@ def load() -> Moonshine:
     return Moonshine(load_lines_game(read_data_file("moonshine.json", __name__)))
 
 
-PLUGIN = Plugin(load=load, report="pyengine.games.moonshine.report:report", screen="slotui.games.moonshine")
+PLUGIN = Plugin(
+    load=load,
+    report="pyengine.games.moonshine.report:report",
+    screen="slotui.games.moonshine",
+    showcase="pyengine.games.moonshine.showcase:shown",
+)
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -22,19 +22,24 @@ line count too (there is no win limit).
 * Hit rate, volatility and the max win depend on the active lines: they come from the exact
   distribution of one spin's whole win over every stop combination (`spin_distribution`),
   the base spin jointly with its bonus count.
+* The showcase's features (`features`): the bonus and its count of symbols, the multiplier
+  and the top of the board from the pick's distribution weighted by the counts, the
+  Sheriff's counts in the base spin, and five Grandmas on an enabled line of the base spin
+  from the windows that show her on all five reels (`five_wilds_probability`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
 from . import BonusRules, Moonshine
+from .showcase import BONUS, FIVE_WILDS, FULL_BOARD, MOST_SPINS, bonus_id, multiplier_id, sheriff_id
 from ...model import ReelSet
 from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
@@ -43,6 +48,8 @@ __all__ = [
     "MoonshineMath",
     "RoundFigures",
     "SpinTables",
+    "features",
+    "five_wilds_probability",
     "moonshine_math",
     "pick_distribution",
     "pick_moments",
@@ -320,6 +327,76 @@ def round_figures(game: Moonshine, tables: SpinTables) -> RoundFigures:
     )
 
 
+# -- the showcase's features -------------------------------------------------------------------
+def five_wilds_probability(game: Moonshine, lines: int) -> Fraction:
+    """P(a base spin shows Grandma on every reel of one of the first ``lines`` paylines),
+    exactly: per reel, the rows at which its window shows her, with the number of stops that
+    give them; the reels are independent, so the few combinations in which every reel shows
+    her (about two thousand) are each checked against every enabled line."""
+    wild = game.wild
+    per_reel = [
+        tuple(Counter(frozenset(r for r, sym in enumerate(col) if sym == wild) for col in cols if wild in col).items())
+        for cols in game.base_reels.columns
+    ]
+    paylines = [p.rows for p in game.data.paylines[:lines]]
+    ways = 0
+    for combo in product(*per_reel):
+        if any(all(row in shown for row, (shown, _) in zip(rows, combo, strict=True)) for rows in paylines):
+            ways += math.prod(n for _, n in combo)
+    return Fraction(ways, game.base_reels.radix)
+
+
+def _feature(ident: str, title: str, p: Fraction, method: str) -> dict[str, Any]:
+    return {"id": ident, "title": title, "probability": float(p), "exact": str(p), "method": method}
+
+
+def features(game: Moonshine, m: MoonshineMath, lines: int) -> list[dict[str, Any]]:
+    """The showcase's features of one paid round at ``lines`` lines (the ids are
+    `pyengine.games.moonshine.showcase`'s), each with its exact probability: the bonus; the
+    bonus by its count of bonus symbols; by the multiplier the board gives (each above the
+    start's); every spin block, and every block, opened before a Start block; 3, 4 and 5
+    Sheriffs paying in the base spin; five Grandmas on an enabled line of the base spin.
+
+    The pick's figures are P(k symbols) x P(the board gives it | k) summed over the counts k
+    (`pick_distribution`: the board is drawn independently of the spin)."""
+    rules = game.bonus
+    picks = {k: pick_distribution(rules, k) for k in rules.start}
+    counts = m.bonus_counts
+    top = {k: rules.most(k) for k in rules.start}
+
+    def over_counts(given: Callable[[int, tuple[int, int]], bool]) -> Fraction:
+        """P(a bonus whose (spins, multiplier) satisfy ``given(k, ...)``), over the counts k."""
+        return sum(
+            (counts[k] * q for k, dist in picks.items() for sm, q in dist.items() if given(k, sm)), Fraction(0)
+        )
+
+    by_pick = "exact: P(k bonus symbols) x P({} | k) from the pick's distribution, over k"
+    convolved = "exact: P({}) from the reels' column counts convolved"
+    out = [_feature(BONUS, "The Moonshine Bonus", m.bonus_frequency, convolved.format("3 or more bonus symbols"))]
+    for k, p in counts.items():
+        out.append(_feature(bonus_id(k), f"The Moonshine Bonus from {k} bonus symbols", p,
+                            convolved.format(f"{k} bonus symbols")))
+    low = min(x for _, x in rules.start.values())
+    for x in sorted({x for dist in picks.values() for _, x in dist if x > low}):
+        p = sum((counts[k] * q for k, dist in picks.items() for (_, y), q in dist.items() if y == x), Fraction(0))
+        out.append(_feature(multiplier_id(x), f"Moonshine free spins at {x}×", p,
+                            by_pick.format(f"the board gives {x}x")))
+    out.append(_feature(MOST_SPINS, "The Moonshine Bonus with every free spin on the board",
+                        over_counts(lambda k, sm: sm[0] == top[k][0]),
+                        by_pick.format("every spin block before a Start block")))
+    out.append(_feature(FULL_BOARD, "The Moonshine Bonus at its most: every block before Start",
+                        over_counts(lambda k, sm: sm == top[k]), by_pick.format("every block before a Start block")))
+    sheriff = game.data.symbol(game.sheriff).name
+    for n, p in enumerate(m.sheriff_counts):
+        if game.data.scatter_pays.get(n, 0) and p:
+            out.append(_feature(sheriff_id(n), f"{n} {sheriff}s pay in the base game", p,
+                                convolved.format(f"{n} Sheriffs in the base window")))
+    wild = game.data.symbol(game.wild).name
+    out.append(_feature(FIVE_WILDS, f"Five {wild}s on a line, her top pay", five_wilds_probability(game, lines),
+                        "exact: every base window with Grandma on all five reels, checked on each enabled line"))
+    return out
+
+
 # -- the report ---------------------------------------------------------------------------------
 def _one_in(p: Fraction) -> str:
     """``p`` as "1 in N", with N as a power of ten when it is astronomically large."""
@@ -393,6 +470,7 @@ def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) 
         "most": most,
         "sheriff_count_distribution": {str(n): float(p) for n, p in enumerate(m.sheriff_counts)},
     }
+    out["features"] = features(game, m, lines)
     top = most[str(max(rules.start))]
     out["summary"] = [
         f"bonus every {out['feature_every']:.1f} spins, average bonus {out['feature_average_x']:.2f}x the total bet; "
