@@ -35,6 +35,7 @@ from pyengine.games.book_of_spells.report import retrigger_shown
 from pyengine.games.book_of_spells.showcase import shown
 from pyengine.link import first_round
 from pyengine.math.rtp import rtp_report
+from pyengine.math.simulate import SIM_START
 
 
 def _book() -> BookOfSpells:
@@ -45,7 +46,7 @@ def _book() -> BookOfSpells:
 
 GAME = _book()
 SYMBOLS = tuple(s for s, _ in GAME.free_spins.expanding)
-CLOCK_START = 1_767_225_600.0
+CLOCK_START = SIM_START
 ROUNDS = 50_000
 """The seeds whose first rounds are counted against the odds."""
 
