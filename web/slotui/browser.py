@@ -694,7 +694,8 @@ class App:
         self.listen(bar.querySelector('[data-replay="again"]'), "click", lambda *_: window.location.reload())
         self.listen(bar.querySelector('[data-replay="play"]'), "click", lambda *_: window.location.assign(own))
         if self.debug:
-            self.stats.replay = to_js([json.dumps(e.to_json(), sort_keys=True, separators=(",", ":")) for e in events])
+            self.stats.replay = to_js(replaymode.canonical_log(events))
+            self._proxies.append(replaymode.expose_replay_log(self.stats))
 
 
 _AMOUNT = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")

@@ -11,13 +11,17 @@ saved session or a new one). Nothing leads from a replay into play that keeps it
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pyengine import events as ev
 from pyengine.games import get_game
-from pyengine.link import LinkError, RoundLink, decode, link_session, replay_round
+from pyengine.link import LinkError, RoundLink, decode, link_session, play_link, replay_round
 
-__all__ = ["LinkError", "RoundLink", "link_session", "read_link", "replay_round", "start_replay", "summary"]
+__all__ = [
+    "LinkError", "RoundLink", "canonical_log", "expose_replay_log", "link_session", "read_link", "replay_round",
+    "start_replay", "summary",
+]
 
 
 def read_link(token: str, game_id: str) -> RoundLink:
@@ -43,3 +47,31 @@ def start_replay(controller: Any, events: list[ev.Event]) -> None:
     controller.message = ""  # the replay's bar says it (the reason is still said on a key)
     controller.queue.extend(events)
     controller.dirty = True
+
+
+def canonical_log(events: list[ev.Event]) -> list[str]:
+    """The round's event log as ``play --jsonl`` prints it: one canonical JSON line per event."""
+    return [json.dumps(e.to_json(), sort_keys=True, separators=(",", ":")) for e in events]
+
+
+def replay_log(token: object) -> list[str] | str:
+    """The canonical log of the round ``token`` links to, replayed by this engine (a refusal's
+    reason as text, prefixed ``refused:``)."""
+    try:
+        return canonical_log(play_link(decode(token)))
+    except LinkError as exc:
+        return f"refused: {exc}"
+
+
+def expose_replay_log(stats: Any) -> Any:
+    """With ``debug=1``: ``slotStats.replayLog(token)`` replays any round link in the page's own
+    engine (the wheel in Pyodide) and returns its log, for checking many links in one page."""
+    from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+
+    def call(token: object) -> Any:
+        out = replay_log(str(token))
+        return to_js(out) if isinstance(out, list) else out
+
+    proxy = create_proxy(call)
+    stats.replayLog = proxy
+    return proxy
