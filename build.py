@@ -1463,6 +1463,23 @@ print(json.dumps(out))
 """
 
 
+SCALING_CODE = r"""
+import json, sys
+from pyengine.games import GAME_IDS
+from pyengine.math.simulate import simulate
+game = sys.argv[1] or GAME_IDS[0]
+rounds = int(sys.argv[2])
+rates, results = {}, set()
+for n in map(int, sys.argv[3:]):
+    r = simulate(game, rounds, seed=5, workers=n)
+    rates[str(n)] = r.rounds / r.seconds
+    out = r.to_json()
+    out.pop("seconds"), out.pop("rounds_per_second")
+    results.add(json.dumps(out, sort_keys=True))
+print(json.dumps({"game": game, "rates": rates, "same": len(results) == 1}))
+"""
+
+
 def _interpreters() -> list[tuple[str, list[str]]]:
     found = [(f"{PY} (project venv)", [str(PY)])]
     # A distribution's PGO/LTO build of CPython runs the same code noticeably faster than a
@@ -1499,6 +1516,23 @@ def cmd_bench(args: argparse.Namespace) -> None:
         for gid, rps in measured.items():
             ratio = f"{rps / base:.2f}x {first}" if base else ""
             print(f"  {gid:<18} {rps:>10,.0f} rounds/s  {ratio:<22} [{version}, {label}]")
+    cores = os.cpu_count() or 1
+    counts = sorted({1, min(2, cores), cores})
+    game = args.game or ""
+    print(f"Simulation across processes (simulate --workers N, one session cut in pieces; {cores} cores here):")
+    res = subprocess.run(
+        [str(PY), "-c", SCALING_CODE, game, str(args.rounds * 4), *map(str, counts)],
+        capture_output=True, text=True, env=env, check=False,
+    )
+    if res.returncode != 0:
+        print(f"  failed: {res.stderr.strip().splitlines()[-1:]}")
+    else:
+        scaled = json.loads(res.stdout)
+        one = scaled["rates"]["1"]
+        for n in counts:
+            rps = scaled["rates"][str(n)]
+            print(f"  {scaled['game']:<18} {n} worker{'s' if n > 1 else ' '} {rps:>10,.0f} rounds/s  "
+                  f"{rps / one:.2f}x 1 worker  (the same result: {scaled['same']})")
     print("Exact RTP computations (project venv):")
     code = (
         "import json,time\nfrom pyengine.games import GAME_IDS\nfrom pyengine.math.rtp import rtp_report\n"

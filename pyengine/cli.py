@@ -93,6 +93,11 @@ def _parser() -> _Parser:
     s.add_argument("--mode", default="base")
     s.add_argument("--json", action="store_true")
     s.add_argument("--lines", type=_positive, default=None, help="active lines (default: the game's default bet)")
+    s.add_argument("--workers", type=_positive, default=1, help="local processes that play the rounds (default 1)")
+    s.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="a Dask scheduler's address (tcp://host:8786) to run the rounds on, or 'local' for a LocalCluster",
+    )
     _add_settings(s)
 
     pl = sub.add_parser("play", help="play rounds, one JSON object per round")
@@ -251,6 +256,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             settings=dict(args.setting),
             lines=args.lines,
             progress=update,
+            workers=args.workers,
+            scheduler=args.scheduler,
         )
     finally:
         close()
