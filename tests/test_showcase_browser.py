@@ -175,3 +175,25 @@ def _centre(page: Page, selector: str) -> tuple[float, float]:
     box = page.locator(selector).bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_watch_link_replays_offline_after_one_visit(clean_visit: Visit, site: Any, server: Any) -> None:
+    """After one visit of the game (its service worker precached the site), a Watch link
+    replays its round with the network off: the engine's round, no request reaching the server."""
+    game = GAME_IDS[-1]
+    entry = site_showcase(site)[game]["entries"][0]
+    page = clean_visit.goto(f"play.html?game={game}")
+    h.wait_state(page, "ready", READY_MS)
+    page.wait_for_function("() => window.slotStudio.offline === 'ready'", timeout=120_000, polling=100)
+    served = len(server.served)
+    clean_visit.context.set_offline(True)
+    try:
+        page = clean_visit.goto(f"play.html?game={game}&replay={entry['token']}&debug=1")
+        h.wait_state(page, "ready", READY_MS)
+        h.wait_events(page, "roundEnd", timeout=300_000)
+        assert page.evaluate("() => window.slotStats.replay") == _log(entry["token"])
+        assert [e["win"] for e in page.evaluate("() => window.__events") if e["type"] == "roundEnd"] == [entry["win"]]
+    finally:
+        clean_visit.context.set_offline(False)
+    extra = [r.path for r in server.served[served:] if r.path != "/sw.js"]
+    assert extra == [], f"the offline replay still reached the server: {extra}"
