@@ -6,6 +6,7 @@ the plain loop of one session's rounds (the time jackpot included: its pot cross
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 import subprocess
 import sys
 from collections import Counter
@@ -158,3 +159,16 @@ def test_the_win_distribution_covers_every_round_and_the_whole_rtp(game: str) ->
     assert sum(b["rounds"] for b in dist[1:]) == r["hits"]
     assert sum(b["rtp_share"] for b in dist) == pytest.approx(r["rtp"], abs=1e-12)
     assert dist[0]["win"] == 0
+
+
+def test_the_volatility_index_and_the_spread_follow_sigma() -> None:
+    r = simulate(GAME_IDS[0], 3000, seed=2).to_json()
+    assert r["volatility_index"]["95"] == pytest.approx(1.96 * r["stdev"], rel=1e-4)
+    assert r["volatility_index"]["90"] == pytest.approx(1.645 * r["stdev"], rel=1e-3)
+    rows = r["spread"]
+    assert [row["rounds"] for row in rows] == [10**k for k in range(2, 8)]
+    widths = [row["high_95"] - row["low_95"] for row in rows]
+    assert all(a > b > 0 for a, b in pairwise(widths))
+    for row in rows:
+        assert row["low_95"] < row["low_90"] < r["rtp"] < row["high_90"] < row["high_95"]
+        assert row["high_95"] - r["rtp"] == pytest.approx(1.96 * r["stdev"] / row["rounds"] ** 0.5, rel=1e-4)

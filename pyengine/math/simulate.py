@@ -54,6 +54,10 @@ CHUNK = 20_000
 BUCKET_EDGES_X = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 """A round's win falls in one of these buckets, in multiples of the total bet: 0, (0, 1),
 [1, 2), [2, 5), ..., [5000, 10000) and >= 10000 (the par sheet's distribution)."""
+Z = {"90": 1.6448536269514722, "95": 1.959963984540054}
+"""The two-sided normal quantiles of the volatility index and of the RTP's spread."""
+SPREAD_ROUNDS = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7)
+"""The session lengths the RTP's spread is given for."""
 PICK_STREAM = 0x5EED5EED
 """The ``random`` policy's choices in a round come from ``Rng(round seed ^ PICK_STREAM)``."""
 
@@ -128,6 +132,18 @@ class SimulationResult:
             for lo, hi, n, w in zip(lows, highs, self.bucket_rounds, self.bucket_win, strict=True)
         ]
 
+    def spread(self) -> list[dict[str, Any]]:
+        """The band a player's RTP falls in after N rounds (90% and 95%: RTP ± z * sigma / sqrt(N)),
+        from this run's RTP and sigma (simulated)."""
+        return [
+            {
+                "rounds": n,
+                **{f"low_{k}": self.rtp - z * self.stdev / math.sqrt(n) for k, z in Z.items()},
+                **{f"high_{k}": self.rtp + z * self.stdev / math.sqrt(n) for k, z in Z.items()},
+            }
+            for n in SPREAD_ROUNDS
+        ]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -142,6 +158,8 @@ class SimulationResult:
             "max_win_x": self.max_win_x,
             "features": dict(self.features),
             "distribution": self.distribution(),
+            "volatility_index": {k: z * self.stdev for k, z in Z.items()},
+            "spread": self.spread(),
             "jackpot": {
                 "paid": self.jackpot_paid,
                 "drops": self.jackpot_drops,
