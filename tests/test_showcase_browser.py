@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from pyengine.events import dumps
 from pyengine.games import GAME_IDS
 from pyengine.link import decode, play_link
 from tests.browser import helpers as h
@@ -37,7 +38,7 @@ def site_showcase(site: Any) -> dict[str, Any]:
 
 
 def _log(token: str) -> list[str]:
-    return [json.dumps(e.to_json(), sort_keys=True, separators=(",", ":")) for e in play_link(decode(token))]
+    return dumps(play_link(decode(token))).splitlines()
 
 
 def test_the_site_has_the_engines_showcase(site: Any) -> None:

@@ -11,7 +11,6 @@ saved session or a new one). Nothing leads from a replay into play that keeps it
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pyengine import events as ev
@@ -51,7 +50,7 @@ def start_replay(controller: Any, events: list[ev.Event]) -> None:
 
 def canonical_log(events: list[ev.Event]) -> list[str]:
     """The round's event log as ``play --jsonl`` prints it: one canonical JSON line per event."""
-    return [json.dumps(e.to_json(), sort_keys=True, separators=(",", ":")) for e in events]
+    return ev.dumps(events).splitlines()
 
 
 def replay_log(token: object) -> list[str] | str:
