@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from .errors import EngineError
 from .events import Event
-from .games import game_ids, get_game
+from .games import game_ids, get_game, plugin
 from .link import decode, encode, first_round, link_of, play_link
 from .math.simulate import POLICIES, SECONDS_PER_ROUND, SIM_START, simulate
 from .model import MAX_BALANCE, Bet
@@ -73,6 +73,19 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_par_sheet(p: argparse.ArgumentParser) -> None:
+    """The options of the par sheet's simulated figures (for a game without an exact distribution)."""
+    p.add_argument(
+        "--rounds", type=_positive, default=None,
+        help="rounds simulated for the par sheet's figures a game does not give exactly (1,000,000)",
+    )
+    p.add_argument("--seed", type=_seed, default=1, help="the simulation's seed (default 1)")
+    p.add_argument("--workers", type=_positive, default=1, help="local processes for the simulation (default 1)")
+    p.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="a Dask scheduler for the simulation, or 'local'"
+    )
+
+
 def _parser() -> _Parser:
     p = _Parser(prog="pyengine", description="The free-play slot studio's engine.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -84,6 +97,7 @@ def _parser() -> _Parser:
     r.add_argument("--json", action="store_true")
     r.add_argument("--lines", type=_positive, default=None, help="active lines (default: the most)")
     _add_settings(r)
+    _add_par_sheet(r)
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
     s.add_argument("game", choices=game_ids(), metavar="GAME")
@@ -216,10 +230,43 @@ def _progress_bar(total: int) -> tuple[Callable[[int], None] | None, Callable[[]
     return update, bar.close
 
 
-def _cmd_rtp(args: argparse.Namespace) -> int:
-    from .math.rtp import rtp_report
+def _sheet(args: argparse.Namespace) -> dict[str, Any]:
+    """The RTP report with its par sheet, as the options of `_add_par_sheet` ask."""
+    from .math.parsheet import DEFAULT_ROUNDS, par_sheet
 
-    report = rtp_report(args.game, args.mode, dict(args.setting), args.lines)
+    rounds = DEFAULT_ROUNDS if args.rounds is None else args.rounds
+    update: Callable[[int], None] | None = None
+    close: Callable[[], None] = lambda: None  # noqa: E731
+    if not plugin(args.game).distribution:
+        update, close = _progress_bar(rounds)
+    try:
+        return par_sheet(
+            args.game, args.mode, dict(args.setting), args.lines,
+            rounds=rounds, seed=args.seed, workers=args.workers, scheduler=args.scheduler, progress=update,
+        )
+    finally:
+        close()
+
+
+def _print_par_sheet(sheet: dict[str, Any]) -> None:
+    dist = sheet["distribution"]
+    src = dist["source"]
+    how = "exact" if src["kind"] == "exact" else f"simulated, {src['rounds']:,} rounds, seed {src['seed']}"
+    print(f"  par sheet ({how}):")
+    print(f"    hit rate {sheet['hit_rate']['value'] * 100:.2f}%   sigma {sheet['sigma']['value']:.3f}   "
+          f"volatility index {sheet['volatility_index']['value']['90']:.2f} (90%), "
+          f"{sheet['volatility_index']['value']['95']:.2f} (95%)")
+    for b in dist["buckets"]:
+        hi = b["high_x"]
+        span = "0" if hi == 0 else (f">= {b['low_x']}x" if hi is None else f"[{b['low_x']}, {hi})x")
+        print(f"    {span:<16} {b['probability'] * 100:9.5f}%  {b['odds']:<22} RTP share {b['rtp_share'] * 100:8.4f}%")
+    for f in sheet["features"]:
+        every = f"1 in {f['every']:,.0f}" if f["every"] else "never"
+        print(f"    feature {f['title']}: {every}")
+
+
+def _cmd_rtp(args: argparse.Namespace) -> int:
+    report = _sheet(args)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -241,6 +288,7 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     for line in report.get("summary", ()):
         print(f"  {line}")
     print(f"  method: {report['method']}")
+    _print_par_sheet(report["par_sheet"])
     return 0
 
 

@@ -73,7 +73,7 @@ def test_games(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_rtp_json(capsys: pytest.CaptureFixture[str], game_id: str) -> None:
     # Each shipped game's exact figures are pinned in its folder (tests/games/<id>/).
-    report = json.loads(run_ok(capsys, ["rtp", game_id, "--json"]))
+    report = json.loads(run_ok(capsys, ["rtp", game_id, "--json", "--rounds", "20000"]))
     assert {"game", "rtp", "target_rtp", "method", "breakdown", "max_win_x"} <= set(report)
     assert report["game"] == game_id
     assert report["target_rtp"] == float(get_game(game_id).target_rtp)

@@ -81,12 +81,27 @@ class Plugin:
     """``"module:function"`` naming which of the report's ``features`` a round's events show
     (`pyengine.showcase.Shown`), for the showcase's search; "" for a game without one."""
 
+    distribution: str = ""
+    """``"module:function"`` of the exact distribution of a round's win
+    (`pyengine.math.parsheet.Distribution`), for the par sheet; "" for a game whose par
+    sheet simulates it."""
+
     def report_function(self) -> Report:
         """Import and return the report function."""
         import importlib
 
         module, _, name = self.report.partition(":")
         fn: Report = getattr(importlib.import_module(module), name)
+        return fn
+
+    def distribution_function(self) -> Callable[[Any, str, Mapping[str, int], int], Any] | None:
+        """Import and return the exact win distribution (None for a game without one)."""
+        if not self.distribution:
+            return None
+        import importlib
+
+        module, _, name = self.distribution.partition(":")
+        fn: Callable[[Any, str, Mapping[str, int], int], Any] = getattr(importlib.import_module(module), name)
         return fn
 
     def showcase_function(self) -> Callable[[Sequence[Event]], set[str]] | None:

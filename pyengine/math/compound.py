@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import EngineError
 
-__all__ = ["CappedFeature", "capped_feature"]
+__all__ = ["CappedFeature", "capped_feature", "capped_total"]
 
 TOLERANCE = 1e-17
 """The probability the iteration may leave out (trees with more generations than it ran)."""
@@ -81,6 +81,28 @@ def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: i
     ``spin`` maps (win, retriggers) to a weight (for example a number of stop
     combinations); wins are non-negative integers and ``cap`` is in the same unit.
     """
+    mean, g, rounds = _below_cap(spin, start=start, award=award, cap=cap)
+    np = _numpy()
+    below = g[:cap]
+    gap = np.arange(cap, 0, -1, dtype=float)  # cap - s for s = 0 .. cap - 1
+    # E[(S - cap)+] = E[S] - cap + sum over s < cap of (cap - s) P(S = s)
+    excess = float(mean - cap) + float(np.dot(gap, below))
+    over = 1.0 - float(np.sum(g))
+    return CappedFeature(mean, max(excess, 0.0), max(over, 0.0), rounds)
+
+
+def capped_total(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> Any:
+    """The distribution of what the feature pays, min(S, ``cap``): a numpy array whose entry s
+    is P(min(S, cap) = s) for s = 0 .. ``cap`` (the last holds P(S >= cap)), in float64."""
+    _, g, _ = _below_cap(spin, start=start, award=award, cap=cap)
+    out = g.copy()
+    out[cap] = max(0.0, 1.0 - float(out[:cap].sum()))
+    out[out < 0] = 0.0  # the FFT's rounding noise around zero
+    return out
+
+
+def _below_cap(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> tuple[Fraction, Any, int]:
+    """E[S] (exact), the coefficients of G up to z^cap and the rounds of the iteration."""
     if cap < 0 or start < 1 or award < 1:
         raise EngineError("cap must be >= 0 and start, award >= 1")
     total = sum(spin.values())
@@ -125,10 +147,4 @@ def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: i
     t = a
     for _ in range(rounds):
         t = a + product(b, power(t, award))
-    g = power(t, start)
-    below = g[:cap]
-    gap = np.arange(cap, 0, -1, dtype=float)  # cap - s for s = 0 .. cap - 1
-    # E[(S - cap)+] = E[S] - cap + sum over s < cap of (cap - s) P(S = s)
-    excess = float(mean - cap) + float(np.dot(gap, below))
-    over = 1.0 - float(np.sum(g))
-    return CappedFeature(mean, max(excess, 0.0), max(over, 0.0), rounds)
+    return mean, power(t, start), rounds

@@ -184,5 +184,6 @@ PLUGIN = Plugin(
     report="pyengine.games.book_of_spells.report:report",
     screen="slotui.games.book_of_spells",
     showcase="pyengine.games.book_of_spells.showcase:shown",
+    distribution="pyengine.games.book_of_spells.report:distribution",
 )
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -25,7 +25,8 @@ from ...errors import EngineError
 from ...model import Bet, ReelSet
 from ...rng import ScriptedRng
 from ...round import RoundContext
-from ...math.compound import capped_feature
+from ...math.compound import capped_feature, capped_total
+from ...math.parsheet import WinDistribution
 from ...math.exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "book_math",
     "cap_excess",
     "cap_term",
+    "distribution",
     "features",
     "free_spin_distribution",
     "report",
@@ -318,12 +320,71 @@ def cap_excess(game: BookOfSpells, cap_x: int, *, features_per_symbol: int, seed
     return CapEstimate(mean, 1.96 * math.sqrt(var), features_per_symbol * len(game.free_spins.expanding), reached)
 
 
+_SPINS: list[tuple[BookOfSpells, int, dict[str, dict[tuple[int, bool], int]]]] = []
+"""The last `free_spin_distribution`s computed, per expanding symbol (the report and the
+distribution both need them)."""
+
+
+def _free_spins(game: BookOfSpells, lines: int) -> dict[str, dict[tuple[int, bool], int]]:
+    """`free_spin_distribution` of every expanding symbol at ``lines`` lines (kept for the game
+    object last asked about)."""
+    for known, n, spins in _SPINS:
+        if known is game and n == lines:
+            return spins
+    spins = {s: free_spin_distribution(game, s, lines) for s, _ in game.free_spins.expanding}
+    _SPINS[:] = [(game, lines, spins)]
+    return spins
+
+
+def distribution(game: BookOfSpells, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution:
+    """The exact distribution of a round's win (`pyengine.math.parsheet`), the gamble declined:
+    one base spin's whole win with whether it triggers, over every stop combination; a
+    triggering spin adds what the free spins pay, min(S, cap), per expanding symbol by
+    `compound.capped_total` (float64), mixed by the symbols' weights."""
+    import numpy as np
+
+    d = game.data
+    rules = game.free_spins
+    book = game.book
+    base = spin_distribution(
+        game.base_reels,
+        d.paylines[:lines],
+        d.paytable,
+        wild=book,
+        wild_pays_as=game.wild_pays_as,
+        counts=lambda col: (col.count(book),),
+        settle=lambda c: (lines * d.scatter_pays.get(c[0], 0), c[0] >= rules.trigger),
+    )
+    cap = settings["free_spin_cap_x"] * lines
+    total_w = sum(w for _, w in rules.expanding)
+    feature = np.zeros(cap + 1)
+    for symbol, w in rules.expanding:
+        spin = _free_spins(game, lines)[symbol]
+        feature += capped_total(spin, start=rules.award, award=rules.award, cap=cap) * (w / total_w)
+    radix = game.base_reels.radix
+    top = max(win for win, _ in base)
+    probs = np.zeros(top + cap + 1)
+    for (win, triggers), ways in base.items():
+        p = ways / radix
+        if triggers:
+            probs[win : win + cap + 1] += p * feature
+        else:
+            probs[win] += p
+    return WinDistribution(
+        Fraction(1, lines),
+        probs,
+        "exact: one base spin's whole win and its trigger over every stop combination (integers); "
+        "the free spins' capped total per expanding symbol from one free spin's exact distribution, "
+        "compounded with its retriggers (float64 FFT); the gamble declined",
+    )
+
+
 def report(game: BookOfSpells, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
     """The exact RTP report (see `pyengine.math.rtp.rtp_report`): every component exact
     except the free-spin cap's small term, compounded in float64."""
     m = book_math(game)
     cap_x = settings["free_spin_cap_x"]
-    spins = {s: free_spin_distribution(game, s, lines) for s, _ in game.free_spins.expanding}
+    spins = _free_spins(game, lines)
     cap = cap_term(game, cap_x, lines, spins)
     d = game.data
     base_max = max_spin_win(

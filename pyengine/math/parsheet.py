@@ -1,0 +1,202 @@
+"""The par sheet: what a game-math designer reads beside the RTP, each figure marked with
+where it comes from.
+
+`par_sheet` adds to a game's exact RTP report (`pyengine.math.rtp.rtp_report`):
+
+- the distribution of a round's win in the buckets of `BUCKET_EDGES_X` (0; (0, 1);
+  [1, 2); ... ; >= 10000 x the total bet), each bucket's probability and RTP share;
+- the hit rate (P(a round wins anything)), sigma (the standard deviation of a round's win
+  over the total bet), the volatility index at 90% and 95% (z x sigma) and the RTP's
+  spread after 10^2 ... 10^7 rounds (the RTP +- z x sigma / sqrt(N): the band a player's
+  RTP falls in);
+- the game's feature frequencies (its report's ``features``) and the max win with its odds.
+
+Exact where the method allows: a game whose plug-in names a ``distribution`` function
+gives the exact distribution of one round's win (a `WinDistribution`), and every figure
+above follows from it and the exact RTP. A game without one (its rounds too rich to
+enumerate yet) gets the distribution, sigma and hit rate of a seeded simulation through
+the real session (`pyengine.math.simulate`), said so with its rounds, seed and 95%
+interval. Each figure carries ``source``: ``{"kind": "exact", "method": ...}`` or
+``{"kind": "simulated", "rounds": N, "seed": s, "rtp": ..., "ci95": ...}``.
+
+The decisions a round asks for are answered as autoplay answers them (the gamble declined):
+a fair gamble does not move the RTP, only the spread of the win.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..games import get_game, plugin
+from .rtp import odds_text, rtp_report
+from .simulate import BUCKET_EDGES_X, SPREAD_ROUNDS, Z, simulate
+
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "WinDistribution",
+    "bucket_table",
+    "par_sheet",
+    "spread_table",
+]
+
+DEFAULT_ROUNDS = 1_000_000
+"""Rounds simulated for the figures a game does not give exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinDistribution:
+    """The exact distribution of one round's win: ``probs[k]`` is P(win = k x ``unit`` total
+    bets), k = 0 .. len(probs) - 1 (a sequence of floats, or a numpy array); ``method`` says
+    how it was computed."""
+
+    unit: Fraction
+    probs: Sequence[float] | Any
+    method: str
+
+    def moments(self) -> tuple[float, float, float]:
+        """(total probability, E[X], E[X^2]) with X the win in total bets."""
+        u = float(self.unit)
+        total = mean = square = 0.0
+        for k, p in enumerate(self.probs):
+            if p:
+                x = k * u
+                total += p
+                mean += p * x
+                square += p * x * x
+        return total, mean, square
+
+    def buckets(self) -> list[tuple[float, float]]:
+        """(probability, RTP share) of each bucket of `BUCKET_EDGES_X` (the first: no win)."""
+        out = [[0.0, 0.0] for _ in range(len(BUCKET_EDGES_X) + 2)]
+        edges = [Fraction(e) / self.unit for e in BUCKET_EDGES_X]  # in units
+        u = float(self.unit)
+        for k, p in enumerate(self.probs):
+            if p:
+                b = 0 if k == 0 else 1 + bisect_right(edges, k)
+                out[b][0] += p
+                out[b][1] += p * k * u
+        return [(p, s) for p, s in out]
+
+
+Distribution = Callable[[Any, str, Mapping[str, int], int], WinDistribution | None]
+"""A game's exact win distribution: ``distribution(game, mode, settings, lines)`` (the
+settings checked), or None for a mode it does not give."""
+
+
+def _exact_distribution(game_id: str, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution | None:
+    """The game's exact distribution, where its plug-in names one."""
+    fn = plugin(game_id).distribution_function()
+    return None if fn is None else fn(get_game(game_id), mode, settings, lines)
+
+
+def bucket_table(rows: Sequence[tuple[float, float]], counts: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """The buckets as the par sheet gives them: bounds in total bets, probability, RTP share
+    and "1 in N"; with ``counts`` (a simulation's), the rounds that fell in each."""
+    lows = (0, 0, *BUCKET_EDGES_X)
+    highs = (0, *BUCKET_EDGES_X, None)
+    out = [
+        {"low_x": lo, "high_x": hi, "probability": float(p), "rtp_share": float(s), "odds": odds_text(float(p))}
+        for lo, hi, (p, s) in zip(lows, highs, rows, strict=True)
+    ]
+    if counts is not None:
+        for row, n in zip(out, counts, strict=True):
+            row["rounds"] = n
+    return out
+
+
+def spread_table(rtp: float, sigma: float) -> list[dict[str, Any]]:
+    """The band a player's RTP falls in after N rounds, at 90% and 95%: RTP +- z sigma / sqrt(N)."""
+    return [
+        {
+            "rounds": n,
+            **{f"low_{k}": rtp - z * sigma / math.sqrt(n) for k, z in Z.items()},
+            **{f"high_{k}": rtp + z * sigma / math.sqrt(n) for k, z in Z.items()},
+        }
+        for n in SPREAD_ROUNDS
+    ]
+
+
+def par_sheet(
+    game_id: str,
+    mode: str = "base",
+    settings: Mapping[str, Any] | None = None,
+    lines: int | None = None,
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 1,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    report: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The game's RTP report with its ``par_sheet`` (see the module's docstring).
+
+    ``rounds``, ``seed``, ``workers`` and ``scheduler`` drive the simulation a game without an
+    exact distribution needs (`pyengine.math.simulate.simulate`); ``report`` is the game's
+    RTP report when already computed.
+    """
+    if report is None:
+        report = rtp_report(game_id, mode, settings, lines)
+    chosen, lines = report["settings"], report["lines"]
+    rtp = float(report["rtp"])
+    exact = _exact_distribution(game_id, mode, chosen, lines)
+    source: dict[str, Any]
+    if exact is not None:
+        total, mean, square = exact.moments()
+        sigma = math.sqrt(max(square - rtp * rtp, 0.0))
+        rows = exact.buckets()
+        hit = 1.0 - float(rows[0][0])
+        counts = None
+        source = {"kind": "exact", "method": exact.method}
+        # The spread around the exact RTP, from the exact sigma.
+        centre = rtp
+        check = {"probability_total": total, "rtp_of_distribution": mean}
+    else:
+        sim = simulate(
+            game_id, rounds, seed=seed, mode=mode, settings=chosen, lines=lines,
+            workers=workers, scheduler=scheduler, progress=progress,
+        )
+        sigma = sim.stdev
+        rows = [(b["probability"], b["rtp_share"]) for b in sim.distribution()]
+        hit = sim.hit_rate
+        counts = list(sim.bucket_rounds)
+        source = {
+            "kind": "simulated",
+            "rounds": rounds,
+            "seed": seed,
+            "choices": "first",
+            "rtp": sim.rtp,
+            "ci95": sim.ci95,
+            "method": "the real session played round by round (pyengine.math.simulate), "
+            "the decisions answered as autoplay answers them",
+        }
+        centre = sim.rtp
+        check = {"probability_total": sum(p for p, _ in rows), "rtp_of_distribution": sim.rtp}
+    sheet = {
+        "distribution": {"buckets": bucket_table(rows, counts), "source": source, **check},
+        "hit_rate": {"value": hit, "every": 1 / hit if hit else None, "source": source},
+        "sigma": {"value": float(sigma), "source": source},
+        "volatility_index": {"value": {k: z * sigma for k, z in Z.items()}, "source": source},
+        "spread": {"value": spread_table(centre, sigma), "source": source},
+        "features": [
+            {
+                **f,
+                "every": 1 / f["probability"] if f["probability"] else None,
+                "source": {"kind": "exact" if f.get("exact") else "computed", "method": f["method"]},
+            }
+            for f in report.get("features", ())
+        ],
+        "max_win": {
+            "x": report["max_win_x"],
+            "bound": report["max_win_bound"],
+            "probability": report["max_win_probability"],
+            "odds": report["max_win_odds"],
+            "source": {"kind": "exact", "method": report["method"]},
+        },
+    }
+    return report | {"par_sheet": sheet}
