@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from pyengine.errors import EngineError
 from pyengine.evaluators import LineEvaluator
-from pyengine.math.compound import _fast_length, capped_feature
+from pyengine.math.compound import capped_feature
+from pyengine.math.poly import fast_length as _fast_length
 from pyengine.math.exact import spin_distribution
 from pyengine.model import Payline, Paytable, ReelSet
 

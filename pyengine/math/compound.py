@@ -14,11 +14,9 @@ coefficients of G up to z^cap. Those come from the iteration T <- A + B T^award,
 polynomial cut after z^cap: round k holds every tree of at most k generations, so the
 mass still missing falls by the factor award x P(retrigger) per round, and the rounds
 run until it is below `TOLERANCE`. Products of
-polynomials use numpy's FFT in float64 (lengths chosen so that nothing wraps around);
-the result is accurate to about 1e-12 of the cap (tests check it against exact fractions).
-
-numpy is a tool dependency (the ``cli`` extra), imported only when this runs: the engine
-that plays the games has no runtime dependency.
+polynomials are FFTs in float64 (`pyengine.math.poly`: numpy's, or the browser math page's
+own); the result is accurate to about 1e-12 of the cap (tests check it against exact
+fractions). The engine that plays the games has no runtime dependency.
 """
 
 from __future__ import annotations
@@ -27,9 +25,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from ..errors import EngineError
+from .poly import product
 
 __all__ = ["CappedFeature", "capped_feature", "capped_total"]
 
@@ -51,30 +49,6 @@ class CappedFeature:
     """Rounds of the iteration (generations of retriggers taken into account)."""
 
 
-def _fast_length(n: int) -> int:
-    """The smallest 2^a 3^b 5^c >= n (a length numpy's FFT handles fast)."""
-    best = 1 << max(n - 1, 0).bit_length()
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            m = p35
-            while m < n:
-                m *= 2
-            best = min(best, m)
-            p35 *= 3
-        p5 *= 5
-    return best
-
-
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:
-        raise EngineError("the free-spin cap term needs numpy: pip install 'pyengine[cli]'") from None
-    return numpy
-
-
 def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> CappedFeature:
     """E[(S - cap)+] and P(S > cap) for a feature whose spins follow ``spin``.
 
@@ -82,27 +56,43 @@ def capped_feature(spin: Mapping[tuple[int, bool], int], *, start: int, award: i
     combinations); wins are non-negative integers and ``cap`` is in the same unit.
     """
     mean, g, rounds = _below_cap(spin, start=start, award=award, cap=cap)
-    np = _numpy()
-    below = g[:cap]
-    gap = np.arange(cap, 0, -1, dtype=float)  # cap - s for s = 0 .. cap - 1
     # E[(S - cap)+] = E[S] - cap + sum over s < cap of (cap - s) P(S = s)
-    excess = float(mean - cap) + float(np.dot(gap, below))
-    over = 1.0 - float(np.sum(g))
+    excess = float(mean - cap) + math.fsum((cap - s) * g[s] for s in range(cap))
+    over = 1.0 - math.fsum(g)
     return CappedFeature(mean, max(excess, 0.0), max(over, 0.0), rounds)
 
 
-def capped_total(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> Any:
-    """The distribution of what the feature pays, min(S, ``cap``): a numpy array whose entry s
-    is P(min(S, cap) = s) for s = 0 .. ``cap`` (the last holds P(S >= cap)), in float64."""
+def capped_total(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> list[float]:
+    """The distribution of what the feature pays, min(S, ``cap``): a list whose entry s is
+    P(min(S, cap) = s) for s = 0 .. ``cap`` (the last holds P(S >= cap)), in float64."""
     _, g, _ = _below_cap(spin, start=start, award=award, cap=cap)
-    out = g.copy()
-    out[cap] = max(0.0, 1.0 - float(out[:cap].sum()))
-    out[out < 0] = 0.0  # the FFT's rounding noise around zero
+    out = [max(p, 0.0) for p in g]  # the FFT's rounding noise around zero set to 0
+    out[cap] = max(0.0, 1.0 - math.fsum(out[:cap]))
     return out
 
 
-def _below_cap(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int) -> tuple[Fraction, Any, int]:
-    """E[S] (exact), the coefficients of G up to z^cap and the rounds of the iteration."""
+_KEPT: list[tuple[Mapping[tuple[int, bool], int], int, int, int, tuple[Fraction, list[float], int]]] = []
+"""The last results of `_below_cap`, by the spin mapping's identity (a report and its
+distribution ask for the same features)."""
+KEEP = 16
+
+
+def _below_cap(
+    spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int
+) -> tuple[Fraction, list[float], int]:
+    """E[S] (exact), the coefficients of G up to z^cap and the rounds of the iteration
+    (kept for the last `KEEP` spin mappings asked about, which must not change)."""
+    for known, s, a, c, result in _KEPT:
+        if known is spin and (s, a, c) == (start, award, cap):
+            return result
+    result = _compute_below_cap(spin, start=start, award=award, cap=cap)
+    _KEPT[:] = [*_KEPT[-(KEEP - 1) :], (spin, start, award, cap, result)]
+    return result
+
+
+def _compute_below_cap(
+    spin: Mapping[tuple[int, bool], int], *, start: int, award: int, cap: int
+) -> tuple[Fraction, list[float], int]:
     if cap < 0 or start < 1 or award < 1:
         raise EngineError("cap must be >= 0 and start, award >= 1")
     total = sum(spin.values())
@@ -114,30 +104,24 @@ def _below_cap(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, 
         raise EngineError("the spins retrigger too often: the expected number of spins is infinite")
     mean = start * mean_x / (1 - award * p_re)
 
-    np = _numpy()
     size = cap + 1  # coefficients z^0 .. z^cap
-    a = np.zeros(size)
-    b = np.zeros(size)
+    a = [0.0] * size
+    b = [0.0] * size
     for (w, again), n in spin.items():
         if w <= cap:
             (b if again else a)[w] += n / total
-    length = _fast_length(2 * cap + 1)  # a product of two cut polynomials does not wrap around
-    fft, ifft = np.fft.rfft, np.fft.irfft
 
-    def product(x: Any, y: Any) -> Any:
-        fx = fft(x, length)
-        return ifft(fx * (fx if y is x else fft(y, length)), length)[:size]
-
-    def power(t: Any, k: int) -> Any:
+    def power(t: list[float], k: int) -> list[float]:
         """t^k cut after z^cap, by repeated squaring."""
-        out = None
+        out: list[float] | None = None
         while True:
             if k & 1:
-                out = t if out is None else product(out, t)
+                out = t if out is None else product(out, t, size)
             k >>= 1
             if not k:
+                assert out is not None
                 return out
-            t = product(t, t)
+            t = product(t, t, size)
 
     # After k rounds every tree of more than k generations is missing: for one root at most
     # (award x P(retrigger))^k of the probability, for the feature ``start`` times that.
@@ -146,5 +130,5 @@ def _below_cap(spin: Mapping[tuple[int, bool], int], *, start: int, award: int, 
         rounds = max(1, math.ceil(math.log(TOLERANCE / start) / math.log(float(award * p_re))))
     t = a
     for _ in range(rounds):
-        t = a + product(b, power(t, award))
+        t = [x + y for x, y in zip(a, product(b, power(t, award), size), strict=True)]
     return mean, power(t, start), rounds

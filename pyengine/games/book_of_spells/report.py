@@ -21,12 +21,12 @@ from fractions import Fraction
 from typing import Any
 
 from . import BookOfSpells
-from ...errors import EngineError
 from ...model import Bet, ReelSet
 from ...rng import ScriptedRng
 from ...round import RoundContext
 from ...math.compound import capped_feature, capped_total
 from ...math.parsheet import WinDistribution
+from ...math.poly import product
 from ...math.exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
 
 __all__ = [
@@ -199,28 +199,23 @@ def retrigger_shown(spin: Mapping[tuple[int, bool], int], *, start: int, cap: in
     retriggered nor took the cumulative win above the cap; it retriggers with probability
     p, whatever came before. So P = p x sum over k < ``start`` of P(k spins without a
     retrigger whose wins add up to at most the cap), the distribution of those sums by
-    repeated convolution (numpy's FFT in float64, each cut after the cap). A retrigger on
-    the spin that passes the limit is shown (the game awards it before crediting the win).
+    repeated convolution (`pyengine.math.poly`'s FFT in float64, each cut after the cap). A
+    retrigger on the spin that passes the limit is shown (the game awards it before crediting
+    the win).
     """
-    try:
-        import numpy as np
-    except ImportError:
-        raise EngineError("the retrigger's odds need numpy: pip install 'pyengine[cli]'") from None
     total = sum(spin.values())
     p_re = sum(n for (_, again), n in spin.items() if again) / total
     size = cap + 1
-    quiet = np.zeros(size)  # one spin without a retrigger, by its win (wins above the cap left out)
+    quiet = [0.0] * size  # one spin without a retrigger, by its win (wins above the cap left out)
     for (w, again), n in spin.items():
         if not again and w <= cap:
             quiet[w] += n / total
-    length = 1 << (2 * size - 1).bit_length()
-    f_quiet = np.fft.rfft(quiet, length)
-    running = np.zeros(size)
+    running = [0.0] * size
     running[0] = 1.0  # no spin played yet
     alive = 0.0
     for _ in range(start):
-        alive += float(np.sum(running))
-        running = np.fft.irfft(np.fft.rfft(running, length) * f_quiet, length)[:size]
+        alive += math.fsum(running)
+        running = product(running, quiet, size)
     return p_re * alive
 
 
@@ -341,8 +336,6 @@ def distribution(game: BookOfSpells, mode: str, settings: Mapping[str, int], lin
     one base spin's whole win with whether it triggers, over every stop combination; a
     triggering spin adds what the free spins pay, min(S, cap), per expanding symbol by
     `compound.capped_total` (float64), mixed by the symbols' weights."""
-    import numpy as np
-
     d = game.data
     rules = game.free_spins
     book = game.book
@@ -357,19 +350,21 @@ def distribution(game: BookOfSpells, mode: str, settings: Mapping[str, int], lin
     )
     cap = settings["free_spin_cap_x"] * lines
     total_w = sum(w for _, w in rules.expanding)
-    feature = np.zeros(cap + 1)
+    feature = [0.0] * (cap + 1)
     for symbol, w in rules.expanding:
         spin = _free_spins(game, lines)[symbol]
-        feature += capped_total(spin, start=rules.award, award=rules.award, cap=cap) * (w / total_w)
+        share = w / total_w
+        paid = capped_total(spin, start=rules.award, award=rules.award, cap=cap)
+        feature = [f + share * p for f, p in zip(feature, paid, strict=True)]
     radix = game.base_reels.radix
     top = max(win for win, _ in base)
-    probs = np.zeros(top + cap + 1)
+    size = top + cap + 1
+    quiet = [0.0] * size  # the spins that do not trigger, by their win
+    trigger = [0.0] * (top + 1)  # the spins that trigger, by their own win
     for (win, triggers), ways in base.items():
-        p = ways / radix
-        if triggers:
-            probs[win : win + cap + 1] += p * feature
-        else:
-            probs[win] += p
+        (trigger if triggers else quiet)[win] += ways / radix
+    # A triggering spin's win plus what its feature pays: the product of the two distributions.
+    probs = [q + max(t, 0.0) for q, t in zip(quiet, product(trigger, feature, size), strict=True)]
     return WinDistribution(
         Fraction(1, lines),
         probs,
