@@ -98,6 +98,11 @@ def _parser() -> _Parser:
     r.add_argument("--lines", type=_positive, default=None, help="active lines (default: the most)")
     _add_settings(r)
     _add_par_sheet(r)
+    r.add_argument(
+        "--edit", action="append", default=[], metavar="EDIT",
+        help="what if: strip:SET:REEL:SYMBOL:+N (or -N) changes a reel strip, pay:SYMBOL:COUNT:VALUE a pay "
+        "(repeatable); the report is of the edited game",
+    )
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
     s.add_argument("game", choices=game_ids(), metavar="GAME")
@@ -234,6 +239,14 @@ def _sheet(args: argparse.Namespace) -> dict[str, Any]:
     """The RTP report with its par sheet, as the options of `_add_par_sheet` ask."""
     from .math.parsheet import DEFAULT_ROUNDS, par_sheet
 
+    if args.edit:
+        from .math.whatif import edited_game, parse_edit, what_if
+
+        edits = [parse_edit(e) for e in args.edit]
+        report = what_if(args.game, edits, args.mode, dict(args.setting), args.lines)
+        if not plugin(args.game).distribution:
+            return report  # no par sheet: an edited game has no session to simulate
+        return par_sheet(args.game, report=report, game=edited_game(args.game, edits))
     rounds = DEFAULT_ROUNDS if args.rounds is None else args.rounds
     update: Callable[[int], None] | None = None
     close: Callable[[], None] = lambda: None  # noqa: E731
@@ -288,7 +301,10 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     for line in report.get("summary", ()):
         print(f"  {line}")
     print(f"  method: {report['method']}")
-    _print_par_sheet(report["par_sheet"])
+    if report.get("edits"):
+        print(f"  what if: {', '.join(report['edits'])}")
+    if "par_sheet" in report:
+        _print_par_sheet(report["par_sheet"])
     return 0
 
 

@@ -81,6 +81,9 @@ class Plugin:
     """``"module:function"`` naming which of the report's ``features`` a round's events show
     (`pyengine.showcase.Shown`), for the showcase's search; "" for a game without one."""
 
+    build: Callable[[Field], Game] | None = None
+    """Builds the game from the root of its data file, edited (`pyengine.math.whatif`); None
+    for a game that cannot be edited."""
     distribution: str = ""
     """``"module:function"`` of the exact distribution of a round's win
     (`pyengine.math.parsheet.Distribution`), for the par sheet; "" for a game whose par

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..errors import EngineError
 from ..games import get_game, plugin
 from .rtp import odds_text, rtp_report
 from .simulate import BUCKET_EDGES_X, SPREAD_ROUNDS, Z, simulate
@@ -88,10 +89,12 @@ Distribution = Callable[[Any, str, Mapping[str, int], int], WinDistribution | No
 settings checked), or None for a mode it does not give."""
 
 
-def _exact_distribution(game_id: str, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution | None:
+def _exact_distribution(
+    game_id: str, mode: str, settings: Mapping[str, int], lines: int, game: Any = None
+) -> WinDistribution | None:
     """The game's exact distribution, where its plug-in names one."""
     fn = plugin(game_id).distribution_function()
-    return None if fn is None else fn(get_game(game_id), mode, settings, lines)
+    return None if fn is None else fn(get_game(game_id) if game is None else game, mode, settings, lines)
 
 
 def bucket_table(rows: Sequence[tuple[float, float]], counts: Sequence[int] | None = None) -> list[dict[str, Any]]:
@@ -133,18 +136,23 @@ def par_sheet(
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
     report: dict[str, Any] | None = None,
+    game: Any = None,
 ) -> dict[str, Any]:
     """The game's RTP report with its ``par_sheet`` (see the module's docstring).
 
     ``rounds``, ``seed``, ``workers`` and ``scheduler`` drive the simulation a game without an
     exact distribution needs (`pyengine.math.simulate.simulate`); ``report`` is the game's
-    RTP report when already computed.
+    RTP report when already computed. ``game`` is an edited copy of the game
+    (`pyengine.math.whatif`): it has no session to simulate, so its par sheet needs the
+    game's exact distribution.
     """
     if report is None:
-        report = rtp_report(game_id, mode, settings, lines)
+        report = rtp_report(game_id, mode, settings, lines, game=game)
     chosen, lines = report["settings"], report["lines"]
     rtp = float(report["rtp"])
-    exact = _exact_distribution(game_id, mode, chosen, lines)
+    exact = _exact_distribution(game_id, mode, chosen, lines, game)
+    if exact is None and game is not None:
+        raise EngineError(f"the par sheet of an edited {game_id} needs its exact distribution, which it has not")
     source: dict[str, Any]
     if exact is not None:
         total, mean, square = exact.moments()

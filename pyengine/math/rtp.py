@@ -72,16 +72,23 @@ def odds_text(probability: float | None) -> str:
 
 
 def rtp_report(
-    game_id: str, mode: str = "base", settings: Mapping[str, Any] | None = None, lines: int | None = None
+    game_id: str,
+    mode: str = "base",
+    settings: Mapping[str, Any] | None = None,
+    lines: int | None = None,
+    *,
+    game: Any = None,
 ) -> dict[str, Any]:
     """The exact RTP report of ``game_id`` in bet mode ``mode``, with its computing time.
 
     ``settings`` are operator settings that differ from the game's defaults (checked as a
     session checks them); ``lines`` the number of active lines (default: the most). Only a
     win limit makes the RTP depend on the lines (a limit that is a multiple of the total
-    bet). The report gives the settings and lines it assumed.
+    bet). The report gives the settings and lines it assumed. ``game`` is the game to report
+    on when not the one registered as ``game_id`` (an edited copy: `pyengine.math.whatif`).
     """
-    game = get_game(game_id)
+    if game is None:
+        game = get_game(game_id)
     modes = game.modes
     if mode not in modes:
         raise EngineError(f"{game_id} has no mode {mode!r}; its modes are {', '.join(modes)}")

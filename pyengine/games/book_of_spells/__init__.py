@@ -174,13 +174,19 @@ def _free_spin_rules(f: Field, data: LinesGameData) -> FreeSpinRules:
     return FreeSpinRules(award, trigger, tuple(weights))
 
 
+def build(root: Field) -> BookOfSpells:
+    """The game from the root of its data file (as shipped, or edited)."""
+    return BookOfSpells(load_lines_game(root))
+
+
 def load() -> BookOfSpells:
     """Load the game from its data file."""
-    return BookOfSpells(load_lines_game(read_data_file("book_of_spells.json", __name__)))
+    return build(read_data_file("book_of_spells.json", __name__))
 
 
 PLUGIN = Plugin(
     load=load,
+    build=build,
     report="pyengine.games.book_of_spells.report:report",
     screen="slotui.games.book_of_spells",
     showcase="pyengine.games.book_of_spells.showcase:shown",

@@ -229,13 +229,19 @@ def _winfalls_rules(f: Field, data: LinesGameData) -> WinfallsRules:
     return WinfallsRules(trigger, Paytable(pays), cascade, tuple(sorted(spins)), pet, pets, egos)
 
 
+def build(root: Field) -> FullMoonFever:
+    """The game from the root of its data file (as shipped, or edited)."""
+    return FullMoonFever(load_lines_game(root))
+
+
 def load() -> FullMoonFever:
     """Load the game from its data file."""
-    return FullMoonFever(load_lines_game(read_data_file("full_moon_fever.json", __name__)))
+    return build(read_data_file("full_moon_fever.json", __name__))
 
 
 PLUGIN = Plugin(
     load=load,
+    build=build,
     report="pyengine.games.full_moon_fever.report:report",
     screen="slotui.games.full_moon_fever",
     showcase="pyengine.games.full_moon_fever.showcase:shown",

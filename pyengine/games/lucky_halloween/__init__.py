@@ -14,7 +14,7 @@ from collections.abc import Generator
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from ...data import LinesGameData, load_lines_game, read_data_file
+from ...data import Field, LinesGameData, load_lines_game, read_data_file
 from ...evaluators import LineEvaluator
 from ...events import Event, Position, Spin, WinMultiplier, register_event
 from ...features.free_spins import FreeSpins
@@ -458,13 +458,19 @@ def _pays_json(pays: tuple[int, ...]) -> dict[str, int]:
     return {str(k): v for k, v in enumerate(pays) if v}
 
 
+def build(root: Field) -> LuckyHalloween:
+    """The game from the root of its data file (as shipped, or edited)."""
+    return LuckyHalloween(load_lines_game(root))
+
+
 def load() -> LuckyHalloween:
     """Load the game from its data file."""
-    return LuckyHalloween(load_lines_game(read_data_file("lucky_halloween.json", __name__)))
+    return build(read_data_file("lucky_halloween.json", __name__))
 
 
 PLUGIN = Plugin(
     load=load,
+    build=build,
     report="pyengine.games.lucky_halloween.report:report",
     screen="slotui.games.lucky_halloween",
     showcase="pyengine.games.lucky_halloween.showcase:shown",

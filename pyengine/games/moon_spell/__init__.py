@@ -256,13 +256,19 @@ def _buy_rules(f: Field, trigger: int) -> BuyRules:
     return BuyRules(f.get("price_x").as_int(minimum=1), f.get("target_rtp").as_fraction(), tuple(sorted(moons)))
 
 
+def build(root: Field) -> MoonSpell:
+    """The game from the root of its data file (as shipped, or edited)."""
+    return MoonSpell(load_lines_game(root))
+
+
 def load() -> MoonSpell:
     """Load the game from its data file."""
-    return MoonSpell(load_lines_game(read_data_file("moon_spell.json", __name__)))
+    return build(read_data_file("moon_spell.json", __name__))
 
 
 PLUGIN = Plugin(
     load=load,
+    build=build,
     report="pyengine.games.moon_spell.report:report",
     screen="slotui.games.moon_spell",
     showcase="pyengine.games.moon_spell.showcase:shown",

@@ -256,13 +256,19 @@ def _bonus_rules(f: Field, data: LinesGameData) -> BonusRules:
     return rules
 
 
+def build(root: Field) -> Moonshine:
+    """The game from the root of its data file (as shipped, or edited)."""
+    return Moonshine(load_lines_game(root))
+
+
 def load() -> Moonshine:
     """Load the game from its data file."""
-    return Moonshine(load_lines_game(read_data_file("moonshine.json", __name__)))
+    return build(read_data_file("moonshine.json", __name__))
 
 
 PLUGIN = Plugin(
     load=load,
+    build=build,
     report="pyengine.games.moonshine.report:report",
     screen="slotui.games.moonshine",
     showcase="pyengine.games.moonshine.showcase:shown",
