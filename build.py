@@ -116,8 +116,8 @@ PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
 # shipped: the build writes a trimmed one (`make_stdlib`) to pyodide/stdlib.zip.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
-SITE_PAGES = ("index.html", "play.html")
-SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js")
+SITE_PAGES = ("index.html", "play.html", "math.html")
+SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js", "math.js", "math-worker.js", "fft.js")
 COMPRESSIBLE = frozenset(
     {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".py", ".wasm", ".bin", ".txt", ".md"}
 )

@@ -154,7 +154,8 @@ def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
     if kind == "paytable":
         return (pages.paytable or paytable_html)(ctx)
     if kind == "help":
-        return (pages.rules or rules_html)(ctx) + watch_html(ctx.game, ctx.info.get("showcase") or ())
+        rules = (pages.rules or rules_html)(ctx)
+        return rules + watch_html(ctx.game, ctx.info.get("showcase") or ()) + math_link(ctx.game)
     if kind == "buy":
         return (pages.buy or buy_html)(ctx)
     if kind == "history":
@@ -163,6 +164,18 @@ def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
             share=ctx.share_url if ctx.game else None,
         )
     return None
+
+
+def math_link(game: str) -> str:
+    """The rules page's link to the game's par sheet and what-if (math.html), "" without a game."""
+    if not game:
+        return ""
+    href = escape(f"./math.html?game={game}")  # a game id is [a-z0-9_]
+    return (
+        '<section class="math-link"><h3>The game\'s math</h3><p>The par sheet — the win distribution, '
+        "volatility, the features' odds — computed on this device by the engine, and a what-if that "
+        f'recomputes the exact RTP: <a href="{href}">open the par sheet</a>.</p></section>'
+    )
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""The math page (``math.html?game=ID``) in headless Chromium: the engine in Pyodide, in a
+worker and without numpy (the page's own FFT), draws every game's par sheet as the command
+line computes it, and its what-if recomputes Book of Spells' exact RTP after a strip edit to
+the value ``rtp --edit`` gives; bad parameters and refused edits change nothing; it works
+offline after one visit; each game's rules page links it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pyengine.games import GAME_IDS, plugin
+from tests.browser import helpers as h
+from tests.browser.fixtures import ARTIFACTS, Visit
+
+pytestmark = pytest.mark.browser
+
+ROUNDS = 20_000
+"""Rounds the page simulates for a game without an exact distribution (small: the page's
+figures are compared with the command line's at the same rounds and seed)."""
+SHEET_MS = 300_000
+
+
+@pytest.fixture
+def clean_visit(visit: Visit) -> Iterator[Visit]:
+    yield visit
+    visit.assert_clean()
+
+
+@cache
+def cli_sheet(game_id: str, *edits: str) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "pyengine", "rtp", game_id, "--json", "--rounds", str(ROUNDS), "--seed", "1"]
+    out = subprocess.run([*cmd, *(f"--edit={e}" for e in edits)], capture_output=True, text=True, check=True)
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def open_math(visit: Visit, game_id: str) -> Page:
+    page = visit.goto(f"math.html?game={game_id}&rounds={ROUNDS}")
+    try:
+        h.wait_state(page, "ready", timeout=SHEET_MS)
+    except AssertionError:
+        errors = page.evaluate("() => window.slotMath.errors")
+        raise AssertionError(f"the math page never got ready: {errors}") from None
+    return page
+
+
+def _compare(page_sheet: dict[str, Any], cli: dict[str, Any]) -> None:
+    """The page's par sheet against the command line's: exact figures to float precision
+    (the page's FFT is not numpy's), simulated ones identically (the same rounds)."""
+    assert page_sheet["rtp"] == pytest.approx(cli["rtp"], abs=1e-12)
+    got, want = page_sheet["par_sheet"], cli["par_sheet"]
+    assert got["distribution"]["source"]["kind"] == want["distribution"]["source"]["kind"]
+    for a, b in zip(got["distribution"]["buckets"], want["distribution"]["buckets"], strict=True):
+        assert a["probability"] == pytest.approx(b["probability"], abs=1e-12)
+        assert a["rtp_share"] == pytest.approx(b["rtp_share"], abs=1e-12)
+    assert got["sigma"]["value"] == pytest.approx(want["sigma"]["value"], rel=1e-9)
+    assert [f["id"] for f in got["features"]] == [f["id"] for f in want["features"]]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_math_page_draws_the_par_sheet_the_command_line_computes(clean_visit: Visit, game_id: str) -> None:
+    page = open_math(clean_visit, game_id)
+    sheet = page.evaluate("() => window.slotMath.sheet")
+    _compare(sheet, cli_sheet(game_id))
+    # What the page shows is that sheet: the RTP, one table row a bucket, every feature.
+    buckets = sheet["par_sheet"]["distribution"]["buckets"]
+    assert page.locator("[data-fact=rtp] dd").inner_text() == f"{sheet['rtp'] * 100:.4f}%"
+    assert page.locator("#table-distribution tbody tr").count() == len(buckets)
+    assert page.locator("#table-features tbody tr").count() == len(sheet["par_sheet"]["features"])
+    for chart in ("distribution", "share", "components", "funnel"):
+        # Each chart drew something: its canvas is not blank.
+        inked = page.evaluate(
+            "id => { const c = document.getElementById(id); const d = c.getContext('2d')"
+            ".getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4)"
+            " if (d[i]) return true; return false; }",
+            f"chart-{chart}",
+        )
+        assert inked, chart
+    source = page.locator("#dist-source").inner_text()
+    assert source.startswith("Exact." if plugin(game_id).distribution else f"Simulated: {ROUNDS:,} rounds")
+    # The page drew the par sheet with progress reports from the worker.
+    assert page.evaluate("() => window.slotMath.progress.length") > 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"math-{game_id}.png"), full_page=True)
+
+
+def _strip_edit(game_id: str) -> tuple[str, int, str]:
+    """A strip set, reel and symbol of the game to edit (the first set, reel 3, the top symbol)."""
+    from pyengine.data import read_data_file
+
+    data = read_data_file(f"{game_id}.json").value
+    return next(iter(data["reels"])), 3, next(iter(data["paytable"]))
+
+
+def test_the_what_if_recomputes_the_exact_rtp_the_command_line_gives(clean_visit: Visit) -> None:
+    game_id = next(g for g in GAME_IDS if plugin(g).distribution and plugin(g).build)
+    page = open_math(clean_visit, game_id)
+    strips, reel, symbol = _strip_edit(game_id)
+    page.select_option("#wi-set", strips)
+    page.select_option("#wi-reel", str(reel))
+    page.select_option("#wi-symbol", symbol)
+    before = page.locator("#wi-count").inner_text()
+    page.click("#wi-add")
+    page.click("#wi-add")
+    page.click("#wi-remove")
+    edit = f"strip:{strips}:{reel}:{symbol}:+1"
+    assert page.evaluate("() => window.slotMath.edits") == [edit]
+    assert int(page.locator("#wi-count").inner_text().split()[0]) == int(before.split()[0]) + 1
+    page.click("#wi-run")
+    page.wait_for_function(
+        "() => window.slotMath.whatIf !== null && window.slotMath.state === 'ready'", timeout=SHEET_MS
+    )
+    got = page.evaluate("() => window.slotMath.whatIf")
+    want = cli_sheet(game_id, edit)
+    assert got["edits"] == [edit]
+    assert got["rtp"] == pytest.approx(want["rtp"], abs=1e-12)
+    assert got["rtp"] != pytest.approx(cli_sheet(game_id)["rtp"], abs=1e-6)
+    assert page.locator("[data-fact=whatif-rtp] dd").inner_text() == f"{got['rtp'] * 100:.4f}%"
+    # A refused edit: the engine's message, nothing recomputed, the last result kept.
+    page.evaluate("() => { window.slotMath.edits = ['strip:nosuchset:1:X:+1']; }")
+    page.click("#wi-run")
+    h.wait_text(page, "#wi-error", "has no strip set 'nosuchset'", timeout=SHEET_MS)
+    assert page.evaluate("() => window.slotMath.whatIf.rtp") == got["rtp"]
+
+
+@pytest.mark.parametrize(
+    ("query", "problem"),
+    [
+        ("game=no_such_game", 'There is no game "no_such_game".'),
+        ("", "No game was chosen"),
+        ("game={game}&rounds=12", "rounds must be a whole number from 1,000 to 10,000,000"),
+        ("game={game}&colour=red", 'Unknown parameter "colour".'),
+    ],
+)
+def test_bad_parameters_say_what_is_wrong_and_start_no_python(visit: Visit, query: str, problem: str) -> None:
+    page = visit.goto("math.html?" + query.format(game=GAME_IDS[0]))
+    h.wait_state(page, "error", timeout=60_000)
+    assert problem in page.locator("#math-message").inner_text()
+    assert not any("pyodide.asm.wasm" in url for url in visit.watch.requests)
+
+
+def test_the_rules_page_links_the_par_sheet_and_it_works_offline(visit: Visit) -> None:
+    game_id = GAME_IDS[0]
+    page = visit.goto(f"play.html?game={game_id}")
+    h.wait_started(page)
+    page.click("[data-action=help]")
+    link = page.locator("#dlg-help .math-link a")
+    assert link.get_attribute("href") == f"./math.html?game={game_id}"
+    page.keyboard.press("Escape")
+    page = open_math(visit, game_id)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
+    page.wait_for_function(
+        "async () => (await caches.keys()).length > 0 && "
+        "!!(await (await caches.open((await caches.keys())[0])).match('math-worker.js'))",
+        timeout=120_000,
+    )
+    visit.context.set_offline(True)
+    page.reload()
+    h.wait_state(page, "ready", timeout=SHEET_MS)
+    assert page.evaluate("() => window.slotMath.sheet.rtp") == pytest.approx(cli_sheet(game_id)["rtp"], abs=1e-12)
