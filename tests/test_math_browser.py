@@ -1,6 +1,6 @@
 """The math page (``math.html?game=ID``) in headless Chromium: the engine in Pyodide, in a
 worker and without numpy (the page's own FFT), draws every game's par sheet as the command
-line computes it, and its what-if recomputes Book of Spells' exact RTP after a strip edit to
+line computes it, and its what-if recomputes a game's exact RTP after a strip edit to
 the value ``rtp --edit`` gives; bad parameters and refused edits change nothing; it works
 offline after one visit; each game's rules page links it.
 """
