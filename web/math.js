@@ -218,7 +218,8 @@ function drawSheet(sheet) {
 }
 
 // -- the worker ----------------------------------------------------------------------------------
-const worker = new Worker(new URL("math-worker.js", ROOT), { type: "module" });
+// Started once the URL is valid: a bad URL loads no Python.
+let worker = null;
 const pending = new Map();
 let nextId = 1;
 const STAGES = { report: "the exact RTP", distribution: "the win distribution", simulation: "simulated rounds" };
@@ -236,7 +237,7 @@ function showProgress(stage, done, total) {
   }
 }
 
-worker.addEventListener("message", (event) => {
+function onMessage(event) {
   const msg = event.data;
   if (msg.type === "ready") {
     $("#math-status").textContent = "Python is ready.";
@@ -257,8 +258,13 @@ worker.addEventListener("message", (event) => {
   pending.delete(msg.id);
   if (msg.type === "result") job.resolve(JSON.parse(msg.json));
   else job.reject(new Error(msg.message));
-});
-worker.addEventListener("error", (event) => fail([`The math worker failed: ${event.message || "it did not start"}.`]));
+}
+
+function startWorker() {
+  worker = new Worker(new URL("math-worker.js", ROOT), { type: "module" });
+  worker.addEventListener("message", onMessage);
+  worker.addEventListener("error", (event) => fail([`The math worker failed: ${event.message || "it did not start"}.`]));
+}
 
 function ask(type, payload) {
   const id = nextId++;
@@ -440,10 +446,10 @@ async function main() {
     if (!(rounds >= ROUNDS_MIN && rounds <= ROUNDS_MAX)) errors.push(`rounds must be a whole number from ${ROUNDS_MIN.toLocaleString("en-US")} to ${ROUNDS_MAX.toLocaleString("en-US")}, not "${raw}".`);
   }
   if (errors.length) {
-    worker.terminate();
     fail(errors);
     return;
   }
+  startWorker();
   document.title = `${game.name} · Par sheet · Free-Play Slot Studio`;
   $("#math-title").textContent = `${game.name}: par sheet`;
   $("#math-play").href = `./play.html?game=${encodeURIComponent(game.id)}`;
