@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import EngineError
 from ..games import get_game, plugin
 from .rtp import odds_text, rtp_report
-from .simulate import BUCKET_EDGES_X, SPREAD_ROUNDS, Z, simulate
+from .simulate import BUCKET_EDGES_X, Z, simulate, spread_table
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -110,18 +110,6 @@ def bucket_table(rows: Sequence[tuple[float, float]], counts: Sequence[int] | No
         for row, n in zip(out, counts, strict=True):
             row["rounds"] = n
     return out
-
-
-def spread_table(rtp: float, sigma: float) -> list[dict[str, Any]]:
-    """The band a player's RTP falls in after N rounds, at 90% and 95%: RTP +- z sigma / sqrt(N)."""
-    return [
-        {
-            "rounds": n,
-            **{f"low_{k}": rtp - z * sigma / math.sqrt(n) for k, z in Z.items()},
-            **{f"high_{k}": rtp + z * sigma / math.sqrt(n) for k, z in Z.items()},
-        }
-        for n in SPREAD_ROUNDS
-    ]
 
 
 def par_sheet(

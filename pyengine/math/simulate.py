@@ -62,6 +62,18 @@ PICK_STREAM = 0x5EED5EED
 """The ``random`` policy's choices in a round come from ``Rng(round seed ^ PICK_STREAM)``."""
 
 
+def spread_table(rtp: float, sigma: float) -> list[dict[str, Any]]:
+    """The band a player's RTP falls in after N rounds, at 90% and 95%: RTP +- z sigma / sqrt(N)."""
+    return [
+        {
+            "rounds": n,
+            **{f"low_{k}": rtp - z * sigma / math.sqrt(n) for k, z in Z.items()},
+            **{f"high_{k}": rtp + z * sigma / math.sqrt(n) for k, z in Z.items()},
+        }
+        for n in SPREAD_ROUNDS
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class SimulationResult:
     """What a simulation measured; money totals are exact integers."""
@@ -133,16 +145,8 @@ class SimulationResult:
         ]
 
     def spread(self) -> list[dict[str, Any]]:
-        """The band a player's RTP falls in after N rounds (90% and 95%: RTP ± z * sigma / sqrt(N)),
-        from this run's RTP and sigma (simulated)."""
-        return [
-            {
-                "rounds": n,
-                **{f"low_{k}": self.rtp - z * self.stdev / math.sqrt(n) for k, z in Z.items()},
-                **{f"high_{k}": self.rtp + z * self.stdev / math.sqrt(n) for k, z in Z.items()},
-            }
-            for n in SPREAD_ROUNDS
-        ]
+        """The band a player's RTP falls in after N rounds, from this run's RTP and sigma (simulated)."""
+        return spread_table(self.rtp, self.stdev)
 
     def to_json(self) -> dict[str, Any]:
         return {
