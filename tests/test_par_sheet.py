@@ -8,13 +8,14 @@ import json
 import math
 import subprocess
 import sys
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 import pytest
 
 from pyengine.games import GAME_IDS, get_game, plugin
-from pyengine.math.parsheet import WinDistribution, par_sheet
+from pyengine.math.parsheet import WinDistribution, length_table, par_sheet, retrigger_lengths
 from pyengine.math.simulate import BUCKET_EDGES_X, SPREAD_ROUNDS, Z, simulate
 
 ROUNDS = 20_000
@@ -112,3 +113,53 @@ def test_rtp_json_carries_the_par_sheet() -> None:
     want = sheet(game_id)["par_sheet"]
     assert got["distribution"] == want["distribution"]
     assert got["sigma"] == want["sigma"]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_game_gives_its_feature_lengths(game_id: str) -> None:
+    """Each game gives at least one feature's length distribution: lengths ascending, their
+    probabilities and the tail adding up to 1, the mean the lengths' mean, exact."""
+    tables = sheet(game_id)["par_sheet"]["feature_lengths"]
+    assert tables
+    for t in tables:
+        lengths = [row["length"] for row in t["lengths"]]
+        probs = [row["probability"] for row in t["lengths"]]
+        assert lengths == sorted(set(lengths))
+        assert all(p > 0 for p in probs)
+        assert t["tail"] < 1e-9
+        assert sum(probs) + t["tail"] == pytest.approx(1.0, abs=1e-12)
+        mean = sum(n * p for n, p in zip(lengths, probs, strict=True)) / sum(probs)
+        assert t["mean"] == pytest.approx(mean, rel=1e-12)
+        assert t["source"]["kind"] == "exact"
+        assert t["measure"]
+        assert t["source"]["method"]
+
+
+def test_the_retrigger_series_is_the_walk_of_spins_left() -> None:
+    """`retrigger_lengths` (the hitting-time theorem) equals the walk played out exactly: the
+    spins left go down by one a spin and up by the award on a retrigger."""
+    award, p = 3, Fraction(1, 7)
+    got = retrigger_lengths(award, p, tail=1e-9)
+    # P(spins left = j after t spins, not yet ended), exactly.
+    walk: dict[int, Fraction] = {award: Fraction(1)}
+    ended: dict[int, Fraction] = {}
+    for t in range(1, max(got) + 1):
+        nxt: dict[int, Fraction] = {}
+        for j, q in walk.items():
+            for step, w in ((-1, 1 - p), (award - 1, p)):
+                k = j + step
+                if k == 0:
+                    ended[t] = ended.get(t, Fraction(0)) + q * w
+                else:
+                    nxt[k] = nxt.get(k, Fraction(0)) + q * w
+        walk = nxt
+    assert got == {n: q for n, q in ended.items() if n in got}
+    assert set(ended) - set(got) <= {n for n in ended if n > max(got)}
+    assert 1 - sum(got.values()) < 1e-9
+    # The mean tends to the series award / (1 - award x p).
+    many = retrigger_lengths(award, p, tail=1e-30)
+    assert float(sum(n * q for n, q in many.items())) == pytest.approx(float(Fraction(award) / (1 - award * p)))
+    with pytest.raises(ValueError, match="finite expected length"):
+        retrigger_lengths(3, Fraction(1, 3))
+    with pytest.raises(ValueError, match="probabilities"):
+        length_table("x", "spins", {3: Fraction(2, 3), 4: Fraction(2, 3)}, "m")

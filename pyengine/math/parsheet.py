@@ -9,7 +9,9 @@ where it comes from.
   over the total bet), the volatility index at 90% and 95% (z x sigma) and the RTP's
   spread after 10^2 ... 10^7 rounds (the RTP +- z x sigma / sqrt(N): the band a player's
   RTP falls in);
-- the game's feature frequencies (its report's ``features``) and the max win with its odds.
+- the game's feature frequencies (its report's ``features``) and the max win with its odds;
+- the length of each feature (its report's ``feature_lengths``, each made by `length_table`:
+  how many free spins a feature plays, or what its board holds at the end).
 
 Exact where the method allows: a game whose plug-in names a ``distribution`` function
 gives the exact distribution of one round's win (a `WinDistribution`), and every figure
@@ -26,7 +28,6 @@ a fair gamble does not move the RTP, only the spread of the win.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,7 +42,9 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "WinDistribution",
     "bucket_table",
+    "length_table",
     "par_sheet",
+    "retrigger_lengths",
     "spread_table",
 ]
 
@@ -74,13 +77,20 @@ class WinDistribution:
     def buckets(self) -> list[tuple[float, float]]:
         """(probability, RTP share) of each bucket of `BUCKET_EDGES_X` (the first: no win)."""
         out = [[0.0, 0.0] for _ in range(len(BUCKET_EDGES_X) + 2)]
-        edges = [Fraction(e) / self.unit for e in BUCKET_EDGES_X]  # in units
+        probs = self.probs
+        n = len(probs)
+        # The wins k >= 1 with bisect_right(edges in units, k) = j are the integers from the
+        # ceiling of edge j - 1 up to that of edge j: bucket b holds bounds[b] <= k < bounds[b + 1].
+        cuts = [min(max(math.ceil(Fraction(e) / self.unit), 1), n) for e in BUCKET_EDGES_X]
+        bounds = [0, min(1, n), *cuts, n]
         u = float(self.unit)
-        for k, p in enumerate(self.probs):
-            if p:
-                b = 0 if k == 0 else 1 + bisect_right(edges, k)
-                out[b][0] += p
-                out[b][1] += p * k * u
+        for b in range(len(out)):
+            row = out[b]
+            for k in range(bounds[b], bounds[b + 1]):
+                p = probs[k]
+                if p:
+                    row[0] += p
+                    row[1] += p * k * u
         return [(p, s) for p, s in out]
 
 
@@ -187,6 +197,7 @@ def par_sheet(
             }
             for f in report.get("features", ())
         ],
+        "feature_lengths": list(report.get("feature_lengths", ())),
         "max_win": {
             "x": report["max_win_x"],
             "bound": report["max_win_bound"],
@@ -196,3 +207,49 @@ def par_sheet(
         },
     }
     return report | {"par_sheet": sheet}
+
+
+def length_table(
+    feature: str, measure: str, lengths: Mapping[int, Fraction | float], method: str, *, exact: bool = True
+) -> dict[str, Any]:
+    """One feature's length distribution as a report gives it (``feature_lengths``): for each
+    length (free spins played, symbols held at the end: ``measure`` says which) its
+    probability once the feature has started. ``tail`` is the probability of the lengths not
+    listed (a distribution without an end is listed until its tail is negligible)."""
+    if not lengths or any(n < 0 or p < 0 for n, p in lengths.items()):
+        raise ValueError(f"{feature}: a length distribution needs lengths >= 0 with probabilities >= 0")
+    total = sum(lengths.values())
+    if total > 1 + 1e-12:
+        raise ValueError(f"{feature}: the length probabilities add up to {float(total)}, more than 1")
+    rows = [{"length": n, "probability": float(p)} for n, p in sorted(lengths.items()) if p]
+    return {
+        "feature": feature,
+        "measure": measure,
+        "lengths": rows,
+        "mean": float(sum(n * p for n, p in lengths.items()) / total),
+        "tail": max(float(1 - total), 0.0),
+        "source": {"kind": "exact" if exact else "computed", "method": method},
+    }
+
+
+def retrigger_lengths(award: int, p: Fraction, *, tail: float = 1e-13, most: int = 200) -> dict[int, Fraction]:
+    """The number of spins a feature of ``award`` spins plays when each spin adds ``award``
+    more with probability ``p`` (a retrigger), without end: {spins: probability}.
+
+    With r retriggers the feature plays n = award x (r + 1) spins. The count left is a walk
+    that goes down by one a spin and up by ``award - 1`` on a retrigger, so it reaches 0 first
+    at spin n with probability (award / n) x P(r retriggers in n spins) (the hitting-time
+    theorem): (award / n) x C(n, r) p^r (1 - p)^(n - r), exact. Listed until the rest is below
+    ``tail`` (or ``most`` retriggers)."""
+    if award < 1 or not 0 <= p < 1 or award * p >= 1:
+        raise ValueError("a retrigger series needs award >= 1 and 0 <= p < 1/award (a finite expected length)")
+    out: dict[int, Fraction] = {}
+    left = Fraction(1)
+    for r in range(most + 1):
+        n = award * (r + 1)
+        q = Fraction(award, n) * math.comb(n, r) * p**r * (1 - p) ** (n - r)
+        out[n] = q
+        left -= q
+        if left < tail or p == 0:
+            break
+    return out

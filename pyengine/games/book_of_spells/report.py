@@ -25,7 +25,7 @@ from ...model import Bet, ReelSet
 from ...rng import ScriptedRng
 from ...round import RoundContext
 from ...math.compound import capped_feature, capped_total
-from ...math.parsheet import WinDistribution
+from ...math.parsheet import WinDistribution, length_table, retrigger_lengths
 from ...math.poly import product
 from ...math.exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
 
@@ -403,6 +403,15 @@ def report(game: BookOfSpells, mode: str, settings: Mapping[str, int], lines: in
         "summary": [f"free-spin cap {cap_x}x: ends {odds}, takes {cap.reduction * 100:.4f}% of the RTP"],
         "game": game.id,
         "mode": "base",
+        "feature_lengths": [
+            length_table(
+                "Free spins",
+                f"free spins played (each retrigger adds {game.free_spins.award}; "
+                "the win limit may end a feature sooner)",
+                retrigger_lengths(game.free_spins.award, m.p_retrigger),
+                "exact: the hitting-time theorem over the retriggers, P(retrigger) from the free reels (fractions)",
+            )
+        ],
         "rtp": rtp,
         "target_rtp": float(game.target_rtp),
         "rtp_uncapped_exact": str(m.rtp_uncapped),

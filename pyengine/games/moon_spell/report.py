@@ -32,6 +32,7 @@ from typing import Any
 
 from . import POSITIONS, MoonSpell
 from .showcase import names
+from ...math.parsheet import length_table
 from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats
 
@@ -710,6 +711,14 @@ def report(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) 
         "feature_average_x": float(mm.bonus_average_x),
         "start_count_distribution": {str(k): float(p) for k, p in mm.starts.items()},
         "final_count_distribution": {str(n): float(p) for n, p in mm.finals.items()},
+        "feature_lengths": [
+            length_table(
+                "Hold and Respin",
+                "Moons held when Hold and Respin ends",
+                mm.finals,
+                "exact: P(k Moons on a spin) x the Hold and Respin Markov chain's final counts",
+            )
+        ],
         "ladder_probability": float(mm.ladder_probability),
         "full_screen_probability": float(mm.finals.get(len(POSITIONS), Fraction(0))),
         "moon_prize_mean_x": {

@@ -87,6 +87,10 @@ def test_breakdown_sums_to_rtp(report: dict[str, Any], m: BookMath) -> None:
 def test_report_figures(report: dict[str, Any], m: BookMath) -> None:
     assert report["feature_frequency"] == float(m.p_trigger)
     assert report["expected_free_spins"] == float(m.expected_spins)
+    # The length of a feature: its mean is the retrigger series' (its tail below 1e-13).
+    (spins,) = report["feature_lengths"]
+    assert spins["lengths"][0] == {"length": 10, "probability": pytest.approx(float((1 - m.p_retrigger) ** 10))}
+    assert spins["mean"] * (1 - spins["tail"]) == pytest.approx(float(m.expected_spins), rel=1e-11)
     # max_spin_win over the real reels (windows with 3+ Books), the rules page's window: five Books on
     # line 1 (5000 x bet per line), K x4 on line 5 (40), J x5 on line 7 (100), 5 Books scattered (200 x 9).
     assert report["max_base_spin_x"] == pytest.approx((5000 + 40 + 100 + 1800) / 9)
