@@ -97,6 +97,7 @@ class SpinBeat(Beat):
         if [r.strip for r in v.reels.reels] != strips:
             v.reels.set_strips(strips, [r.stop for r in v.reels.reels])
         v.reels.spin(now, self.e.stops, c.timing)
+        c.sound.reel_stops(v.reels.landings())
         if c.screen.spin_started is not None:
             c.screen.spin_started(c, self.e)
 
@@ -105,6 +106,7 @@ class SpinBeat(Beat):
 
     def hurry(self, c: Stage) -> None:
         c.view.reels.slam(c.now, c.timing)
+        c.sound.slam()
 
 
 def _positions(e: ev.Event) -> list[tuple[int, int]]:
@@ -141,6 +143,7 @@ class WinsBeat(Beat):
             v.banner = Banner(
                 self.tier, c.amount(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier)
             )
+        c.sound.count_up(self.count_ms)
         words = "Win" if not self.tier else self.tier.title()
         c.host.announce(f"{words}: {c.fmt(self.total)}")
 
@@ -169,6 +172,7 @@ class WinsBeat(Beat):
 
     def hurry(self, c: Stage) -> None:
         self.hurried = True
+        c.sound.hush("tick")
 
 
 def show_line(c: Stage, w: ev.Event | None) -> None:
@@ -362,6 +366,7 @@ def beat_for(e: ev.Event, c: Stage) -> Beat | None:
                 wins.append(q.popleft())
             elif is_info(q[0]) and len(q) > 1 and is_win(q[1]):
                 info = q.popleft()
+                c.sound.event(info)
                 handler = screen.handlers.get(info.type) or _HANDLERS.get(info.type)
                 if handler is not None:
                     handler(info, c)
@@ -374,9 +379,11 @@ def beat_for(e: ev.Event, c: Stage) -> Beat | None:
             if isinstance(later, ev.WinCapReached):
                 c.meters.cap(c.meters.base_win + later.win)
                 break
+        c.sound.wins(wins, c.session.bet.total)
         if screen.wins_beat is not None:
             return screen.wins_beat(wins, c)
         return WinsBeat(wins, c)
+    c.sound.event(e)
     handler = screen.handlers.get(e.type) or _HANDLERS.get(e.type)
     return handler(e, c) if handler is not None else None
 

@@ -29,6 +29,7 @@ from .layout import Layout
 from .meters import Meters
 from .pick import PICK, PickCell, PickOverlay, board, look_of, waiting_on_pick
 from .reels import ReelBank
+from .sound import Sound
 from .table import Host
 from .timing import NORMAL, REDUCED, TURBO, Timing
 from .view import View
@@ -113,6 +114,8 @@ class Controller(BetControls, Dialogs):
         self._last_state = ""
         self.now = 0.0
         self.dirty = True
+        self.sound = Sound(self.screen.voice, clock=lambda: self.now, fast=lambda: self.turbo or self.held)
+        """The game's cues, scheduled by the beats (`sound.Sound`; the page gives it its output)."""
 
     # -- settings -----------------------------------------------------------------
     @property
@@ -226,6 +229,8 @@ class Controller(BetControls, Dialogs):
                 self.host.open_dialog(action)
             elif action == "share":
                 self._do_share()
+            elif action == "sound":
+                self._do_sound()
             else:
                 self.host.announce(self.locked)
             return
@@ -277,6 +282,7 @@ class Controller(BetControls, Dialogs):
     def _do_stop(self) -> None:
         if self.beat is not None:
             self.beat.hurry(self)
+            self.sound.hush()  # a skip skips its sounds too
         elif self.queue:
             self.hurry_next = True  # pressed before the spin's first frame
         elif self.pending_kind == "free_spin" and self.autoplay is None:
@@ -419,6 +425,10 @@ class Controller(BetControls, Dialogs):
         if not self.shareable:
             return
         self.host.share(self.share_url(), f"{self.desc['name']}: a round to watch")
+
+    def _do_sound(self) -> None:
+        """The speaker button (and M): sound on or off."""
+        self.sound.toggle()
 
     def _do_turbo(self) -> None:
         self.turbo = not self.turbo
@@ -592,10 +602,12 @@ class Controller(BetControls, Dialogs):
             b[name] = Button(visible=True, enabled=True, label=MENU_LABELS.get(name, name.upper()))
         b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
         b["share"] = Button(visible=True, enabled=self.shareable, label="SHARE")
+        muted = self.sound.muted
+        b["sound"] = Button(visible=True, enabled=True, label="MUTED" if muted else "SOUND", pressed=not muted)
         if self.locked:
             # Played in another tab (or a replay): only the information pages, the meters'
             # units and sharing the last round stay open.
-            still = ("paytable", "help", "history", "units", "share")
+            still = ("paytable", "help", "history", "units", "share", "sound")
             b = {k: v if k in still else replace(v, enabled=False) for k, v in b.items()}
         jackpot = s.jackpot
         return Controls(

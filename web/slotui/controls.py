@@ -36,6 +36,7 @@ BUTTONS = (
     "settings",
     "share",
     "turbo",
+    "sound",
 )
 
 

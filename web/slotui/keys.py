@@ -2,7 +2,7 @@
 
 Space spins and stops everywhere. The shortcuts every game shares: bet size Numpad+/-,
 Bet Max B, Collect Space/Enter/7/Numpad7, Paytable P/8/Numpad8, Help H/9/Numpad9, Exit Q,
-Autoplay A, Spin S/0/Numpad0/Enter/Space, Lines Left/Right and 1/2 (+Numpad), Gamble
+Autoplay A, Sound on/off M, Spin S/0/Numpad0/Enter/Space, Lines Left/Right and 1/2 (+Numpad), Gamble
 start 5/Numpad5, red 5/Numpad5, black 6/Numpad6, feature start Space/Enter/0/Numpad0/S,
 and in a coin game coins per line 3/4 (+Numpad) and [/] (the bet-size keys set its coin size).
 On a pick board: 1-9 open that cell, the arrow keys move the focus and Space or Enter
@@ -61,6 +61,8 @@ def action_for_key(code: str, context: str) -> str | None:
     """
     if context == "dialog":
         return "close" if code in DIALOG_CLOSE else None
+    if code == "KeyM":
+        return "sound"  # sound on or off, from anywhere
     if code in _INFO:
         return _INFO[code]  # paytable and help open from anywhere
     if context == "autoplay":
@@ -173,6 +175,7 @@ def shortcuts(
         f"Help: {_key_names({c for c, a in _INFO.items() if a == 'help'})}.",
         f"Exit: {_key_names({bet['exit']})}.",
         f"Autoplay (+stop): {_key_names({bet['autoplay']})}.",
+        "Sound on or off: M.",
     ]
     if picks:
         out.append("A pick: 1 to 9 open that cell; the arrow keys move, Space or Enter opens it.")

@@ -109,7 +109,7 @@ class Page:
                 el.dataset.label = b.label
                 label = el.querySelector(".label")
                 (el if nil(label) else label).textContent = b.label
-            if name in ("turbo", "autoplay", "units"):
+            if name in ("turbo", "autoplay", "units", "sound"):
                 el.setAttribute("aria-pressed", "true" if b.pressed else "false")
         if last is None or last.message != c.message:
             if c.message:

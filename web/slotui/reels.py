@@ -69,6 +69,12 @@ class Reel:
             out.append((self.symbol_at(base + k), k - frac))
         return out
 
+    @property
+    def lands_at(self) -> float | None:
+        """When the reel lands on its stop (ms; the bounce after it aside), or None at rest."""
+        p = self._plan
+        return None if p is None else p.spin_end + (p.stop_end - p.spin_end) * 0.4
+
     def speed_at(self, now: float) -> float:
         """Symbols per millisecond (for motion blur); 0 when still."""
         p = self._plan
@@ -180,6 +186,10 @@ class ReelBank:
     @property
     def moving(self) -> bool:
         return any(r.moving for r in self.reels)
+
+    def landings(self) -> list[float]:
+        """When each moving reel lands (ms), left to right."""
+        return [t for r in self.reels if (t := r.lands_at) is not None]
 
     def window(self) -> list[list[str]]:
         """The settled window, per reel top to bottom."""

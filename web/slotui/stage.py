@@ -25,6 +25,7 @@ from pyengine.session import RoundRecord
 from .layout import BACKGROUND, FRAME, LOGO, Picture
 from .meters import Meters
 from .pages import PageFn
+from .sound import Sound
 from .timing import Timing
 from .view import View
 
@@ -127,6 +128,11 @@ class Stage(Protocol):
         coin game's meters count coins (`controller.Controller.amount`)."""
         ...
 
+    @property
+    def sound(self) -> Sound:
+        """The cues (`sound.Sound`): beats schedule what they animate."""
+        ...
+
     # -- time -----------------------------------------------------------------------------
     @property
     def now(self) -> float: ...
@@ -221,6 +227,8 @@ class GameScreen:
     """A round's own final board in the history (see `pages.BoardFn`), e.g. a bonus's prizes."""
     pick_look: Any = None
     """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
+    voice: Any = None
+    """The game's sounds (a `sound.Voice`, made by `sound.voice` from its character; None: a plain one)."""
 
 
 _SCREENS: dict[str, GameScreen] = {}

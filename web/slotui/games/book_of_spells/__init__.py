@@ -21,6 +21,7 @@ from ...layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
 from ...overlay import IntroCard
 from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
+from .sound import VOICE
 
 __all__ = ["SCREEN", "BookIntro", "IntroBeat", "paytable_html", "rebuild_feature", "rules_html"]
 
@@ -218,6 +219,7 @@ def rules_html(ctx: pages.PageContext) -> str:
 
 
 SCREEN = GameScreen(
+    voice=VOICE,
     feature="free spins",
     start_label="START FREE SPINS",
     stop_label="Stop when free spins are won",

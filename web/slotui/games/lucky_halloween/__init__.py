@@ -31,6 +31,7 @@ from .tree import MultiplierBand, TreeBeat, TreeOverlay
 from .cards import FeatureIntroBeat, _card, _decision, _next_feature
 from .ladder import ClimbBeat, LadderOverlay, LadderStartBeat, LadderWinBeat, _ladder, _pick_area, ladder_rects
 from .paytable import history_board, paytable_html, rules_html
+from .sound import VOICE
 
 __all__ = [
     "FEATURE_NAMES",
@@ -153,6 +154,7 @@ def _win_label(e: ev.Event, c: Stage) -> str:
 
 
 SCREEN = GameScreen(
+    voice=VOICE,
     feature="a feature",
     start_label="START",
     stop_label="Stop when a feature is won",

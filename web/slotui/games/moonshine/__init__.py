@@ -33,6 +33,7 @@ from ...pick import PickLook, PickOverlay
 from ...render import GOLD
 from ...stage import Stage
 from ...view import Banner
+from .sound import VOICE
 
 __all__ = [
     "SCREEN",
@@ -494,6 +495,7 @@ def history_board(record: Any, fmt: pages.Fmt, assets: str, names: Mapping[str, 
 
 
 SCREEN = GameScreen(
+    voice=VOICE,
     feature="the Moonshine Bonus",
     start_label="START BONUS",
     stop_label="Stop when the Moonshine Bonus is won",
