@@ -10,6 +10,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import EngineError
@@ -103,6 +104,15 @@ def _parser() -> _Parser:
         help="what if: strip:SET:REEL:SYMBOL:+N (or -N) changes a reel strip, pay:SYMBOL:COUNT:VALUE a pay "
         "(repeatable); the report is of the edited game",
     )
+
+    rep = sub.add_parser("report", help="the par sheet as a folder: index.html, par_sheet.json and SVG plots")
+    rep.add_argument("game", choices=game_ids(), metavar="GAME")
+    rep.add_argument("--out", required=True, type=Path, metavar="DIR", help="the folder to write (made if missing)")
+    rep.add_argument("--mode", default="base")
+    rep.add_argument("--lines", type=_positive, default=None, help="active lines (default: the most)")
+    _add_settings(rep)
+    _add_par_sheet(rep)
+    rep.add_argument("--edit", action="append", default=[], metavar="EDIT", help="what if: as rtp --edit")
 
     s = sub.add_parser("simulate", help="Monte Carlo through the real session")
     s.add_argument("game", choices=game_ids(), metavar="GAME")
@@ -308,6 +318,19 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    try:
+        from .math.parreport import write_report
+    except ImportError:  # pragma: no cover - the cli extra is missing
+        raise EngineError("report draws its plots with matplotlib: pip install 'pyengine[cli]'") from None
+    report = _sheet(args)
+    if "par_sheet" not in report:
+        raise EngineError(f"an edited {args.game} has no exact distribution, so no par sheet to draw")
+    for path in write_report(report, args.out):
+        print(path)
+    return 0
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     update, close = _progress_bar(args.rounds)
     try:
@@ -377,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_rtp(args)
         if args.command == "simulate":
             return _cmd_simulate(args)
+        if args.command == "report":
+            return _cmd_report(args)
         if args.command == "link":
             return _cmd_link(args)
         if args.command == "replay":

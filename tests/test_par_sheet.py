@@ -65,6 +65,7 @@ def test_figures_follow_from_sigma_and_say_where_they_come_from(game_id: str) ->
     for row in spread:
         half = Z["95"] * sigma / math.sqrt(row["rounds"])
         assert row["high_95"] - row["low_95"] == pytest.approx(2 * half)
+        assert (row["high_95"] + row["low_95"]) / 2 == pytest.approx(r["rtp"], abs=1e-12)  # the exact RTP
         assert row["low_95"] < row["low_90"] < row["high_90"] < row["high_95"]
     for name in ("distribution", "hit_rate", "sigma", "volatility_index", "spread", "max_win"):
         kind = ps[name]["source"]["kind"]

@@ -25,13 +25,15 @@ MAX_LINES = 800
 
 def game_folders(game_id: str) -> tuple[str, ...]:
     """Where a shipped game's files live (relative to the root): its engine package, its
-    screen package, its art, its tests and goldens, and its rules page."""
+    screen package, its art, its tests and goldens, its rules page and the rules page's
+    folder (its par sheet drawn by ``report``)."""
     return (
         f"pyengine/games/{game_id}/",
         f"web/slotui/games/{game_id}/",
         f"static/games/{game_id}/",
         f"tests/games/{game_id}/",
         f"docs/games/{game_id}.md",
+        f"docs/games/{game_id}/",
     )
 
 
@@ -102,7 +104,7 @@ def test_a_game_is_its_own_folders() -> None:
     ).stdout.splitlines()
     for gid in GAME_IDS:
         p = plugin(gid)
-        engine, screen, art, tests, docs = game_folders(gid)
+        engine, screen, art, tests, docs, *_ = game_folders(gid)
         assert module_file(p.load.__module__).relative_to(ROOT).as_posix().startswith(engine), p.load.__module__
         report = p.report.partition(":")[0]
         # Its own report module, or a ready-made one of the shared kit (a plain line game).

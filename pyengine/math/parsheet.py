@@ -8,7 +8,7 @@ where it comes from.
 - the hit rate (P(a round wins anything)), sigma (the standard deviation of a round's win
   over the total bet), the volatility index at 90% and 95% (z x sigma) and the RTP's
   spread after 10^2 ... 10^7 rounds (the RTP +- z x sigma / sqrt(N): the band a player's
-  RTP falls in);
+  RTP falls in, always around the exact RTP);
 - the game's feature frequencies (its report's ``features``) and the max win with its odds;
 - the length of each feature (its report's ``feature_lengths``, each made by `length_table`:
   how many free spins a feature plays, or what its board holds at the end).
@@ -181,7 +181,7 @@ def par_sheet(
             "method": "the real session played round by round (pyengine.math.simulate), "
             "the decisions answered as autoplay answers them",
         }
-        centre = sim.rtp
+        centre = rtp  # the band around the exact RTP, its width from the simulated sigma
         check = {"probability_total": sum(p for p, _ in rows), "rtp_of_distribution": sim.rtp}
     sheet = {
         "distribution": {"buckets": bucket_table(rows, counts), "source": source, **check},

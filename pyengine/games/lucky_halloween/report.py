@@ -41,9 +41,9 @@ from typing import Any
 
 from . import FEATURES, LuckyHalloween
 from ...model import ReelSet
-from ...math.parsheet import length_table
 from ...math.rtp import report_header
 from ...math.exact import line_stats
+from .lengths import feature_lengths, trigger_odds
 from .showcase import TOP_RUNGS, rider_id, rung_id
 
 __all__ = [
@@ -574,54 +574,6 @@ def _feature(fid: str, title: str, p: Fraction, method: str) -> dict[str, Any]:
     return {"id": fid, "title": title, "probability": float(p), "exact": str(p), "method": method}
 
 
-def _trigger_odds(game: LuckyHalloween, m: HalloweenMath, which: str) -> dict[int, Fraction]:
-    """P(a paid round shows n Free Spins symbols (``which`` "free") or n Bonus symbols
-    ("bonus")), for each n that starts the feature, over the Rider's kinds."""
-    weight = {"plain": 1 - sum(m.rider.values(), Fraction(0)), **m.rider}
-    least = game.free.trigger if which == "free" else game.ladder.trigger
-    out: dict[int, Fraction] = {}
-    for k, w in weight.items():
-        st = m.spins[k]
-        for n, p in enumerate(st.free if which == "free" else st.bonus):
-            if n >= least:
-                out[n] = out.get(n, Fraction(0)) + w * p
-    return out
-
-
-def feature_lengths(game: LuckyHalloween, m: HalloweenMath) -> list[dict[str, Any]]:
-    """How long each feature runs once started (`pyengine.math.parsheet.length_table`): the
-    free spins the cauldron and the triggering symbols award, and the rung the Full Moon
-    Bonus's climb ends on."""
-    free_n = _trigger_odds(game, m, "free")
-    free_total = sum(free_n.values(), Fraction(0))
-    spins: dict[int, Fraction] = {}
-    for n, pn in free_n.items():
-        for c, pc in m.cauldron_odds.items():
-            k = game.free.spins(c, n)
-            spins[k] = spins.get(k, Fraction(0)) + pn / free_total * pc
-    bonus_n = _trigger_odds(game, m, "bonus")
-    bonus_total = sum(bonus_n.values(), Fraction(0))
-    rungs: dict[int, Fraction] = {}
-    for n, pn in bonus_n.items():
-        for i, p in m.ladder_finals[game.ladder.count(n)].items():
-            rungs[i] = rungs.get(i, Fraction(0)) + pn / bonus_total * p
-    return [
-        length_table(
-            "Cauldron free spins",
-            "free spins awarded when the feature starts (the cauldron's count and the extra symbols; "
-            "bonus spins won during the feature come on top)",
-            spins,
-            "exact: the trigger count's distribution per Rider kind x the cauldron's weights (fractions)",
-        ),
-        length_table(
-            "The Full Moon Bonus ladder",
-            f"the rung the climb ends on (1 is the lowest, {len(game.ladder.rungs_x)} the top)",
-            rungs,
-            "exact: the ladder's absorbing chain per trigger count x the count's chance (fractions)",
-        ),
-    ]
-
-
 def showcase_features(game: LuckyHalloween, m: HalloweenMath) -> list[dict[str, Any]]:
     """The showcase's features of a paid round (see `pyengine.games.lucky_halloween.showcase`),
     each with its exact chance per paid round at the default bet, every pick its first cell
@@ -629,8 +581,8 @@ def showcase_features(game: LuckyHalloween, m: HalloweenMath) -> list[dict[str, 
     rules make impossible (chance 0) is left out."""
     rules, lad, rider = game.free, game.ladder, game.rider
     weight = {"plain": 1 - sum(m.rider.values(), Fraction(0)), **m.rider}
-    free_n = _trigger_odds(game, m, "free")
-    bonus_n = _trigger_odds(game, m, "bonus")
+    free_n = trigger_odds(game, m, "free")
+    bonus_n = trigger_odds(game, m, "bonus")
     joint = scatter_joint(game)
     both = sum(
         (
