@@ -243,6 +243,7 @@ PLUGIN = Plugin(
     load=load,
     build=build,
     report="pyengine.games.full_moon_fever.report:report",
+    distribution="pyengine.games.full_moon_fever.report:distribution",
     screen="slotui.games.full_moon_fever",
     showcase="pyengine.games.full_moon_fever.showcase:shown",
 )
