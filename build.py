@@ -117,7 +117,7 @@ PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
 SITE_PAGES = ("index.html", "play.html", "math.html")
-SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js", "math.js", "math-worker.js", "fft.js")
+SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js")
 COMPRESSIBLE = frozenset(
     {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".py", ".wasm", ".bin", ".txt", ".md"}
 )

@@ -231,6 +231,11 @@ const studio = {
    * A round link (`replay=`) that cannot be replayed: say why and offer the game itself
    * (its address without the link). Nothing was read from or written to the game's save.
    */
+  /** The sound output (`./sound.js`), fetched once the game is ready: not on the first load. */
+  loadSound() {
+    return import("./sound.js");
+  },
+
   refuseReplay(text) {
     const query = new URLSearchParams(location.search);
     query.delete("replay");

@@ -88,12 +88,12 @@ does the same, only faster later); the suite's pages are short-lived. `build.py 
 measures with the browser as it ships (`launch(..., tests=False)`)."""
 
 
-def launch(playwright: Playwright, *, tests: bool = True) -> Browser:
+def launch(playwright: Playwright, *, tests: bool = True, extra: tuple[str, ...] = ()) -> Browser:
     if not CHROMIUM.exists():
         raise RuntimeError(
             f"{CHROMIUM} is missing: `python3 build.py test` installs it (apt-get install chromium)"
         )
-    args = CHROMIUM_ARGS + (TEST_ARGS if tests else [])
+    args = CHROMIUM_ARGS + (TEST_ARGS if tests else []) + list(extra)
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
 
 

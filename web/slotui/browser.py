@@ -28,7 +28,7 @@ from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-from slotui import attract, codecache, jspage, pages, replaymode, watch
+from slotui import attract, codecache, jspage, jssound, pages, replaymode, watch
 from slotui.controller import Controller
 from slotui.jscanvas import RASTERS, CheckedCanvas, JsCanvas, raster
 from slotui.jspage import js_obj, mark, nil, pixel_ratio, wall_clock
@@ -662,7 +662,8 @@ class App:
         self._proxies.append(self.page.share_from_history(f"{self.controller.desc['name']}: a round to watch"))
         document.getElementById("title").textContent = self.controller.desc["name"]
         self.controller.resume()
-        if self.replay is not None:
+        if self.replay is not None:  # a replay is heard from its first spin: sound.js first
+            self._heard = await jssound.attach_app(self)
             self._start_replay(self.replay)
         self.controller.tick(PERF.now())
         mark("py:resumed")
@@ -678,6 +679,8 @@ class App:
         if later:
             self._later = asyncio.ensure_future(self.load_later(later))
         self._watch = asyncio.ensure_future(watch.load(self.info, self.game_id))
+        if self.replay is None:  # sound.js after ready: not on the first load
+            self._sound = asyncio.ensure_future(jssound.attach_app(self))
 
 
     def _start_replay(self, link: replaymode.RoundLink) -> None:

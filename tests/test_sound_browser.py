@@ -1,0 +1,208 @@
+"""Sound on the site, in headless Chromium (``--autoplay-policy=no-user-gesture-required``).
+
+With ``debug=1`` the page lists every cue it scheduled (``slotStats.sounds``: name and
+context time), the audio context's state (``slotStats.audio``) and whether sound is off
+(``slotStats.soundMuted``). What is asserted is which cues were scheduled and why, never
+when: a spin schedules one stop per reel, a win its chime and a loss none; every game's
+features (its showcase rounds, replayed) schedule the cues of their events; muted, nothing;
+a hidden tab suspends the context; an embed starts muted until the speaker is tapped. No
+game is named: the shared test game and every registered game are asked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright
+
+from pyengine.games import GAME_IDS, get_game, plugin
+from pyengine.link import decode, play_link
+from tests.browser import helpers as h
+from tests.browser.fixtures import DESKTOP, GAME, Visit
+from tests.client_support import find_seed
+
+pytestmark = pytest.mark.browser
+
+AUTOPLAY = ("--autoplay-policy=no-user-gesture-required",)
+EXTRA = ("reel_stop", "tick", "scatter")
+"""Cues besides an event's own: the reels' stops, the count-up's ticks, a scatter win's chime."""
+TURBO = "localStorage.setItem('slotstudio:v1:settings', JSON.stringify({turbo: true}));"
+
+
+@pytest.fixture(scope="module")
+def audio_browser(playwright: Playwright) -> Iterator[Browser]:
+    b = h.launch(playwright, extra=AUTOPLAY)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def ear(audio_browser: Browser, server: Any) -> Iterator[Visit]:
+    v = Visit(audio_browser, server.url, viewport=DESKTOP)
+    yield v
+    v.assert_clean()
+    v.close()
+
+
+def reels(game: str) -> int:
+    return len(get_game(game).describe()["reels"]["base"])
+
+
+def sounds(page: Page) -> list[str]:
+    return list(page.evaluate("() => (window.slotStats.sounds || []).map(s => s[0])"))
+
+
+def wait_sound(page: Page) -> None:
+    """Until sound.js has loaded and the page's sound is attached (``slotStats.sounds``)."""
+    page.wait_for_function("() => window.slotStats && Array.isArray(window.slotStats.sounds)", timeout=60_000)
+
+
+def open_game(v: Visit, seed: int, extra: str = "") -> Page:
+    v.page.clock.set_fixed_time(h.PAGE_T0)
+    page = v.goto(f"play.html?game={GAME}&seed={seed}&debug=1{extra}")
+    h.wait_state(page, "ready")
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
+    wait_sound(page)
+    return page
+
+
+def running(page: Page) -> None:
+    page.wait_for_function("() => window.slotStats.audio === 'running'", timeout=30_000)
+
+
+def spin_to_rest(page: Page) -> None:
+    """Spin and wait until the round has ended or waits at Collect."""
+    ends = len([e for e in page.evaluate("() => window.__events") if e["type"] == "roundEnd"])
+    page.click("[data-action=spin]")
+    page.wait_for_function(
+        "n => window.__events.filter(e => e.type === 'roundEnd').length > n"
+        " || !document.querySelector('[data-action=collect]').hidden",
+        arg=ends,
+        timeout=90_000,
+        polling=50,
+    )
+
+
+def test_a_spin_schedules_one_stop_per_reel_and_a_win_only_when_it_wins(ear: Visit) -> None:
+    page = open_game(ear, find_seed("loss"))
+    page.click("#title")  # a tap: the audio context starts
+    running(page)
+    spin_to_rest(page)
+    lost = sounds(page)
+    assert lost.count("spin") == 1
+    assert lost.count("reel_stop") == reels(GAME)
+    assert not [n for n in lost if n.startswith("win_")]
+    times = page.evaluate("() => window.slotStats.sounds.map(s => s[1])")
+    assert all(isinstance(t, int | float) for t in times)
+
+    page = open_game(ear, find_seed("win"))
+    page.click("#title")
+    running(page)
+    spin_to_rest(page)
+    won = sounds(page)
+    assert won.count("reel_stop") == reels(GAME)
+    assert any(n.startswith("win_") for n in won)
+    # The gamble: its start, then the card's verdict.
+    page.click("[data-action=gamble]")
+    page.click("[data-action=red]")
+    h.wait_text(page, "#live", "The card is")
+    gambled = sounds(page)[len(won):]
+    assert gambled[0] == "gamble"
+    assert gambled[1] in ("gamble_win", "gamble_lose")
+
+
+def test_muted_schedules_nothing_and_the_settings_are_remembered(ear: Visit) -> None:
+    page = open_game(ear, find_seed("win"))
+    page.keyboard.press("KeyM")
+    page.wait_for_function("() => window.slotStats.soundMuted === true", timeout=30_000)
+    assert page.get_attribute("[data-action=sound]", "aria-pressed") == "false"
+    spin_to_rest(page)
+    assert sounds(page) == []
+    page.click("[data-action=settings]")
+    page.evaluate("() => { const v = document.getElementById('set-volume'); v.value = '40';"
+                  " v.dispatchEvent(new Event('input')); }")
+    saved = json.loads(page.evaluate("() => localStorage.getItem('slotstudio:v1:sound')"))
+    assert saved == {"muted": True, "volume": 0.4}
+    page.reload()
+    h.wait_started(page)
+    wait_sound(page)
+    assert page.evaluate("() => window.slotStats.soundMuted") is True
+    assert page.evaluate("() => document.getElementById('set-volume').value") == "40"
+
+
+def test_a_hidden_tab_suspends_the_context_and_schedules_nothing(ear: Visit) -> None:
+    page = open_game(ear, find_seed("loss"))
+    page.click("#title")
+    running(page)
+    page.evaluate(
+        "() => { for (const [k, v] of [['hidden', true], ['visibilityState', 'hidden']])"
+        " Object.defineProperty(document, k, {value: v, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    page.wait_for_function("() => window.slotStats.audio === 'suspended'", timeout=30_000)
+    spin_to_rest(page)
+    assert sounds(page) == []
+    page.evaluate(
+        "() => { delete document.hidden; delete document.visibilityState;"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    running(page)
+    spin_to_rest(page)
+    assert sounds(page).count("reel_stop") == reels(GAME)
+
+
+def test_an_embed_starts_muted_until_the_speaker_is_tapped(ear: Visit) -> None:
+    page = open_game(ear, find_seed("loss"), "&embed=1")
+    assert page.evaluate("() => window.slotStats.soundMuted") is True
+    assert page.inner_text("[data-action=sound]").strip().upper() == "MUTED"
+    spin_to_rest(page)
+    assert sounds(page) == []
+    page.click("[data-action=sound]")
+    page.wait_for_function("() => window.slotStats.soundMuted === false", timeout=30_000)
+    running(page)
+    spin_to_rest(page)
+    assert sounds(page).count("spin") == 1
+
+
+# -- every game's features: its showcase rounds replayed -------------------------------------------
+def _expected(token: str, game: str) -> list[str]:
+    """The cues the events of the round ``token`` links to call for (`slotui.sound.cue_of`)."""
+    import importlib
+
+    from slotui.sound import cue_of
+    from slotui.stage import screen_for
+
+    importlib.import_module(plugin(game).screen)
+    v = screen_for(game).voice
+    return [f[0] for e in play_link(decode(token)) if (f := cue_of(e, v)) is not None and f[0] not in EXTRA]
+
+
+def _cover(game: str, entries: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The fewest showcase rounds (greedy) that together call for every cue the game's rounds do."""
+    cues = {e["token"]: _expected(e["token"], game) for e in entries}
+    wanted = set().union(*map(set, cues.values()))
+    chosen: list[tuple[str, list[str]]] = []
+    while wanted:
+        token = max(cues, key=lambda t: len(wanted & set(cues[t])))
+        chosen.append((token, cues[token]))
+        wanted -= set(cues[token])
+    return chosen
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_feature_of_the_game_schedules_its_sounds(ear: Visit, site: Any, game: str) -> None:
+    entries = json.loads((Path(site.path) / "showcase.json").read_text())["games"][game]["entries"]
+    ear.context.add_init_script(TURBO)
+    page = ear.page
+    for token, wanted in _cover(game, entries):
+        page.goto(f"{ear.base_url}play.html?game={game}&replay={token}&debug=1")
+        page.mouse.click(5, 5)  # a tap while it loads: the page may start its sound
+        h.wait_state(page, "ready", 120_000)
+        h.wait_events(page, "roundEnd", timeout=300_000)
+        got = [n for n in sounds(page) if n not in EXTRA and not n.startswith("win_")]
+        assert got == wanted, (game, token[:16])
+        assert sounds(page).count("reel_stop") >= 1

@@ -1,0 +1,120 @@
+"""The page's sound: `sound.Sound` played through ``sound.js`` (Web Audio), the player's
+sound settings and the Settings volume.
+
+``sound.js`` is fetched once the game is ready (the first load does not carry it); it makes
+one AudioContext on the first tap or key (or resumes it) and suspends it while the page is
+hidden. Muted or volume, remembered in localStorage (``slotstudio:v1:sound``); an embed
+(``embed=1``) starts muted until the player taps the speaker. With ``debug=1``:
+``slotStats.sounds`` lists every cue scheduled (``[name, context time]``),
+``slotStats.audio`` the context's state (``none`` before the first gesture) and
+``slotStats.soundMuted`` whether sound is off.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+
+from slotui import jspage
+from slotui.jspage import nil
+from slotui.sound import WAVES, Cue, Sound
+
+__all__ = ["SOUND_KEY", "WebAudioOut", "attach", "attach_app", "flat"]
+
+SOUND_KEY = "slotstudio:v1:sound"
+_WAVE = {w: i for i, w in enumerate(WAVES)}
+
+
+def flat(notes: Cue) -> list[float]:
+    """A cue's notes as ``sound.js`` takes them: seven numbers each."""
+    out: list[float] = []
+    for n in notes:
+        out += [n.freq, n.dur, n.at, float(_WAVE.get(n.wave, 0)), n.gain, n.to, n.attack]
+    return out
+
+
+class WebAudioOut:
+    """`sound.Out` on ``sound.js``'s audio object."""
+
+    def __init__(self, audio: Any) -> None:
+        self.audio = audio
+
+    @property
+    def running(self) -> bool:
+        return bool(self.audio.running())
+
+    def time(self) -> float:
+        return float(self.audio.time())
+
+    def play(self, notes: Cue, at: float) -> Any:
+        return self.audio.play(to_js(flat(notes)), at)
+
+    def stop(self, handle: Any, when: float) -> None:
+        self.audio.stop(handle, when)
+
+    def set_level(self, volume: float, *, muted: bool) -> None:
+        self.audio.setLevel(volume, muted)
+
+
+def _saved() -> dict[str, Any]:
+    raw = jspage.window.localStorage.getItem(SOUND_KEY)
+    if nil(raw):
+        return {}
+    try:
+        text = str(raw)
+        saved = json.loads(text) if len(text) < 200 else {}
+        return saved if isinstance(saved, dict) else {}
+    except ValueError:  # unreadable: dropped, never fatal
+        jspage.window.localStorage.removeItem(SOUND_KEY)
+        return {}
+
+
+async def attach(sound: Sound, *, embed: bool, save: bool, stats: Any | None) -> list[Any]:
+    """Give ``sound`` its output once ``sound.js`` has loaded; the proxies to keep alive."""
+    saved = _saved()
+    volume = saved.get("volume", sound.volume)
+    sound.volume = min(max(float(volume), 0.0), 1.0) if isinstance(volume, int | float) else sound.volume
+    sound.muted = True if embed else bool(saved.get("muted", False))
+    module = await jspage.STUDIO.loadSound()
+    audio = module.createAudio()
+    sound.attach(WebAudioOut(audio))
+    audio.startIfAllowed()  # the page had a tap or key already (sticky activation): the context starts
+    proxies: list[Any] = []
+    slider = jspage.document.getElementById("set-volume")
+    slider = None if nil(slider) else slider
+    if slider is not None:
+        slider.value = str(round(sound.volume * 100))
+
+        def on_volume(*_args: Any) -> None:
+            sound.set_volume(float(str(slider.value) or 0) / 100.0)
+
+        proxies.append(create_proxy(on_volume))
+        slider.addEventListener("input", proxies[-1])
+
+    def changed(s: Sound) -> None:
+        if save and not embed:
+            jspage.window.localStorage.setItem(SOUND_KEY, json.dumps({"muted": s.muted, "volume": s.volume}))
+        if stats is not None:
+            stats.soundMuted = s.muted
+
+    sound.changed.append(changed)
+    if stats is not None:
+        stats.sounds = to_js([])
+        stats.soundMuted = sound.muted
+        stats.audio = str(audio.state)
+        sound.listeners.append(lambda name, t: stats.sounds.push(to_js([name, round(t, 3)])))
+
+        def on_state(state: Any) -> None:
+            stats.audio = str(state)
+
+        proxies.append(create_proxy(on_state))
+        audio.onstate = proxies[-1]
+    return proxies
+
+
+async def attach_app(app: Any) -> list[Any]:
+    """`attach` for the page's app (`browser.App`): a replay saves no setting."""
+    stats = app.stats if app.debug else None
+    return await attach(app.controller.sound, embed=app.embed, save=app.replay is None, stats=stats)
