@@ -271,6 +271,7 @@ PLUGIN = Plugin(
     build=build,
     report="pyengine.games.moonshine.report:report",
     screen="slotui.games.moonshine",
+    distribution="pyengine.games.moonshine.report:distribution",
     showcase="pyengine.games.moonshine.showcase:shown",
 )
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -26,6 +26,9 @@ line count too (there is no win limit).
   and the top of the board from the pick's distribution weighted by the counts, the
   Sheriff's counts in the base spin, and five Grandmas on an enabled line of the base spin
   from the windows that show her on all five reels (`five_wilds_probability`).
+* The exact distribution of a round's win (`distribution`, for the par sheet): the spin
+  tables compounded with the pick's distribution, M (F_1 + ... + F_S), in float64 products;
+  no win limit, so the grid of 1/lines total bets holds every win the game can pay.
 """
 
 from __future__ import annotations
@@ -36,11 +39,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from operator import add, truediv
 from typing import Any
 
 from . import BonusRules, Moonshine
 from .showcase import BONUS, FIVE_WILDS, FULL_BOARD, MOST_SPINS, bonus_id, multiplier_id, sheriff_id
 from ...model import ReelSet
+from ...math.compound import tilt_rate
+from ...math.parsheet import WinDistribution, length_table
+from ...math.poly import product as poly_product
 from ...math.rtp import report_header
 from ...math.exact import convolve, count_distribution, line_stats, spin_distribution
 
@@ -48,6 +55,7 @@ __all__ = [
     "MoonshineMath",
     "RoundFigures",
     "SpinTables",
+    "distribution",
     "features",
     "five_wilds_probability",
     "moonshine_math",
@@ -327,6 +335,132 @@ def round_figures(game: Moonshine, tables: SpinTables) -> RoundFigures:
     )
 
 
+# -- the exact distribution of a round's win ----------------------------------------------------
+_KEPT: list[tuple[Moonshine, int, SpinTables]] = []
+"""The last `spin_tables` computed (the report and the distribution both need them)."""
+
+
+def _tables(game: Moonshine, lines: int) -> SpinTables:
+    """`spin_tables` at ``lines`` lines, kept for the game object last asked about."""
+    for known, n, tables in _KEPT:
+        if known is game and n == lines:
+            return tables
+    tables = spin_tables(game, lines)
+    _KEPT[:] = [(game, lines, tables)]
+    return tables
+
+
+def _stretched(out: list[float], x: list[float], m: int) -> None:
+    """Add to ``out`` the distribution of m X, X distributed as ``x``."""
+    end = m * (len(x) - 1) + 1
+    out[0:end:m] = map(add, out[0:end:m], x)
+
+
+def distribution(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution:
+    """The exact distribution of a round's win (`pyengine.math.parsheet`), in 1/``lines`` of
+    the total bet: a base spin without the bonus pays its own win; one that starts it with k
+    symbols adds M (F_1 + ... + F_S), the free spins F_i independent of each other, of the
+    pick and of the base spin.
+
+    The board adds the same (spins, multiplier), (J, L), whatever k (`BonusRules.award`: the
+    start of k plus the blocks revealed), so with (s_k, m_k) the start of k and F(z) one free
+    spin's distribution, the bonus is sum over x of Q_x(z) F(z)^s_k stretched by m_k + x,
+    Q_x = sum over j of P(J = j, L = x) F^j: a few float64 products (`pyengine.math.poly`).
+
+    The products run on the distributions tilted by e^(r w), w the win in units: the product
+    of tilted polynomials is the tilted product, and the FFT's error (about 1e-16 of the
+    largest coefficient) lands on the far tail e^(r w) times smaller once the tilt is undone.
+    The rate r is `compound.tilt_rate`'s for the largest E[e^(r (base win + bonus)) | k] over
+    the counts k, so the error near the head grows by less than `compound.TILT_MASS`.
+    """
+    rules = game.bonus
+    tables = _tables(game, lines)
+    f_max = max(tables.free)
+    f_items = [(w, n / tables.free_radix) for w, n in tables.free.items()]
+    # The board's (J, L), read off the pick's distribution of the fewest symbols.
+    s0, m0 = rules.start[rules.trigger]
+    board = {(s - s0, m - m0): float(p) for (s, m), p in pick_distribution(rules, rules.trigger).items()}
+    j_top = max(j for j, _ in board)
+    extras = sorted({x for _, x in board})
+    starts = {k: rules.start[k][0] for k in rules.start}
+    top_base = max(w for w, _ in tables.base)
+    most = {k: rules.most(k) for k in rules.start}
+    size = top_base + max(s * m for s, m in most.values()) * f_max + 1
+    quiet = [0.0] * (top_base + 1)  # the base spins without the bonus, by their win
+    by_count: dict[int, dict[int, float]] = {}  # the base spins that start it, by count and win
+    for (win, k), n in tables.base.items():
+        if k:
+            spins_k = by_count.setdefault(k, {})
+            spins_k[win] = spins_k.get(win, 0.0) + n / tables.base_radix
+        else:
+            quiet[win] += n / tables.base_radix
+
+    def mass(rate: float) -> float:
+        """The largest E[e^(rate x (base win + bonus)) | k] over the counts k."""
+        per_m: dict[int, float] = {}
+        worst = 0.0
+        for k, base in by_count.items():
+            s_k, m_k = rules.start[k]
+            e_base = math.fsum(p * math.exp(rate * w) for w, p in base.items()) / math.fsum(base.values())
+            e_bonus = 0.0
+            for (j, x), p in board.items():
+                m = m_k + x
+                if m not in per_m:
+                    per_m[m] = math.fsum(q * math.exp(rate * m * w) for w, q in f_items)
+                e_bonus += p * per_m[m] ** (s_k + j)
+            worst = max(worst, e_base * e_bonus)
+        return worst
+
+    rate = tilt_rate(mass, size)
+    tilt = list(map(math.exp, map(rate.__mul__, range(size))))
+
+    # Q_x and the powers F^s_k that make the bonuses at multiplier m, tilted by e^(r m w): once
+    # stretched to m w they are tilted by e^(r w), as the products after them need.
+    j_end = max(j_top, *starts.values())
+    q: dict[tuple[int, int], list[float]] = {}
+    powers: dict[tuple[int, int], list[float]] = {}
+    for m in sorted({rules.start[k][1] + x for k in by_count for x in extras}):
+        f = [0.0] * (f_max + 1)
+        for w, p in f_items:
+            f[w] += p * math.exp(rate * m * w)
+        xs = [x for x in extras if any(rules.start[k][1] + x == m for k in by_count)]
+        sums = {x: [0.0] * (j_top * f_max + 1) for x in xs}
+        power = [1.0]  # F^0
+        for j in range(j_end + 1):
+            if j:
+                power = poly_product(power, f, j * f_max + 1)
+            if j in starts.values():
+                powers[(j, m)] = power
+            for x in xs:
+                p = board.get((j, x), 0.0)
+                if p:
+                    acc = sums[x]
+                    acc[: len(power)] = map(add, acc, map(p.__mul__, power))
+        q.update({(x, m): sums[x] for x in xs})
+    tilted = [0.0] * size
+    for k, base in sorted(by_count.items()):
+        s_k, m_k = rules.start[k]
+        spins, mult = most[k]
+        b = [0.0] * (top_base + 1)
+        for w, p in base.items():
+            b[w] = p * tilt[w]
+        bonus = [0.0] * (spins * mult * f_max + 1)
+        for extra in extras:
+            m = m_k + extra
+            _stretched(bonus, poly_product(powers[(s_k, m)], q[(extra, m)], (s_k + j_top) * f_max + 1), m)
+        tilted = list(map(add, tilted, poly_product(b, bonus, size)))
+    probs = list(map(truediv, tilted, tilt))
+    probs[: len(quiet)] = map(add, probs, quiet)
+    return WinDistribution(
+        Fraction(1, lines),
+        [p if p > 0.0 else 0.0 for p in probs],  # the products' rounding noise around zero set to 0
+        "exact: one base spin's whole win and its count of bonus symbols, and one free spin's win, over "
+        "every stop combination (integers); the pick's exact distribution of spins and multiplier; the "
+        "free spins summed and multiplied in float64 FFT products on tilted distributions; no win limit, "
+        "every win on the grid",
+    )
+
+
 # -- the showcase's features -------------------------------------------------------------------
 def five_wilds_probability(game: Moonshine, lines: int) -> Fraction:
     """P(a base spin shows Grandma on every reel of one of the first ``lines`` paylines),
@@ -409,11 +543,23 @@ def _one_in(p: Fraction) -> str:
     return f"1 in {float(n / 10**digits):.2f}e{digits}"
 
 
+def _spins_played(
+    counts: Mapping[int, Fraction], picks: Mapping[int, Mapping[tuple[int, int], Fraction]]
+) -> dict[int, Fraction]:
+    """P(the bonus plays n free spins | the bonus started), over the bonus symbols' count."""
+    total = sum(counts.values(), Fraction(0))
+    out: dict[int, Fraction] = {}
+    for k, pk in counts.items():
+        for (spins, _), p in picks[k].items():
+            out[spins] = out.get(spins, Fraction(0)) + pk / total * p
+    return out
+
+
 def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) -> dict[str, Any]:
     """The exact RTP report (see `pyengine.math.rtp.rtp_report`), every figure exact; the hit
     rate, the volatility and the max win at ``lines`` lines."""
     m = moonshine_math(game)
-    tables = spin_tables(game, lines)
+    tables = _tables(game, lines)
     fig = round_figures(game, tables)
     if fig.rtp != m.rtp:
         raise AssertionError(f"the two exact computations differ: {fig.rtp} and {m.rtp}")
@@ -467,6 +613,14 @@ def report(game: Moonshine, mode: str, settings: Mapping[str, int], lines: int) 
         "expected_multiplier": {str(k): float(v[1]) for k, v in m.pick.items()},
         "expected_spins_times_multiplier": {str(k): float(v[2]) for k, v in m.pick.items()},
         "spins_multiplier_distribution": spins_mult,
+        "feature_lengths": [
+            length_table(
+                "The Moonshine Bonus",
+                "free spins played (the blocks picked before Start)",
+                _spins_played(m.bonus_counts, picks),
+                "exact: P(k bonus symbols) x the pick's distribution of (spins, multiplier) given k (fractions)",
+            )
+        ],
         "most": most,
         "sheriff_count_distribution": {str(n): float(p) for n, p in enumerate(m.sheriff_counts)},
     }
