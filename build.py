@@ -117,7 +117,10 @@ PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
 SITE_PAGES = ("index.html", "play.html", "math.html")
-SITE_SCRIPTS = ("site.js", "boot.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js")
+SITE_SCRIPTS = ("site.js", "boot.js", "embed.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js")
+SITE_DATA = ("embed.json",)
+"""The site's own settings a host may edit: embed.json lists the origins that may embed and
+command the games (docs/embedding.md)."""
 COMPRESSIBLE = frozenset(
     {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".py", ".wasm", ".bin", ".txt", ".md"}
 )
@@ -893,7 +896,7 @@ def _build_into(
 def _pages_and_art(tmp: Path) -> None:
     """The pages, their scripts, the game's entry point (web/main.py), the client modules as
     one archive (one request instead of one per module) and the hand-made assets."""
-    for name in (*SITE_PAGES, *SITE_SCRIPTS):
+    for name in (*SITE_PAGES, *SITE_SCRIPTS, *SITE_DATA):
         _copy(WEB / name, tmp / name)
     if (WEB / "main.py").exists():
         _copy(WEB / "main.py", tmp / "main.py")

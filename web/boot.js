@@ -6,12 +6,13 @@
 // "spinning" and "feature".
 
 import { ROOT, decimals, el, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
+import { createEmbed, parseHosts, watchHeight } from "./embed.js";
 
 const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
 
 /** URL parameters play.html understands. */
-const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract"];
+const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract", "host"];
 const SEED_MAX = (1n << 64n) - 1n;
 /** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
 const TAKE_OVER = "slotstudio:take-over";
@@ -35,6 +36,12 @@ new MutationObserver(() => {
 // -- window.slotStudio ---------------------------------------------------------------------
 const embedded = window.parent !== window;
 const postedErrors = new Set();
+/** The embed's channel (web/embed.js): made once the URL is read (its host= origins). */
+let channel = null;
+function embedChannel(hosts = null) {
+  channel ??= createEmbed({ embedded, hosts, siteRoot: ROOT, game: () => studio.params?.game ?? null });
+  return channel;
+}
 
 function toPlain(value) {
   // Python dicts arrive as PyProxy objects: convert them to plain objects for postMessage.
@@ -99,20 +106,18 @@ const studio = {
    */
   post(type, detail) {
     const plain = toPlain(detail);
-    const message = { ...plain, source: "slot-studio", type: String(type), game: studio.params?.game ?? null };
-    if (message.type === "error") {
-      const key = String(message.message ?? "");
+    if (String(type) === "error") {
+      const key = String(plain.message ?? "");
       if (postedErrors.has(key)) return;
       postedErrors.add(key);
     }
-    if (embedded) {
-      try {
-        window.parent.postMessage(message, "*");
-      } catch (err) {
-        console.warn("[slot-studio] postMessage failed:", err);
-      }
-    }
+    const message = embedChannel().post(type, plain);
     window.dispatchEvent(new CustomEvent(`slotstudio:${message.type}`, { detail: message }));
+  },
+
+  /** The embed's channel: its counters (slotStats.embed with debug=1) and the command handler. */
+  get embed() {
+    return embedChannel();
   },
 
   /**
@@ -285,14 +290,14 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract.`]);
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host.`]);
     } else if (seen.has(key)) {
       problems.push([`The parameter “${key}” is given more than once.`]);
     }
     seen.add(key);
   }
   // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
-  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false };
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false, host: undefined };
   let bet = null;
   const list = games.games;
   const gameLinks = () => {
@@ -351,6 +356,17 @@ function parseParams(search, games) {
   const replay = query.get("replay");
   if (replay !== null) params.replay = replay;
 
+  // The origins of the pages that may embed and command the game (web/embed.js).
+  const hostText = query.get("host");
+  if (hostText !== null) {
+    const { origins, bad } = parseHosts(hostText);
+    if (bad.length) {
+      problems.push([`The parameter host=“${hostText}” is not valid (${bad.join(", ")}): give one or more origins separated by commas, e.g. host=https://www.example.com.`]);
+    } else {
+      params.host = origins;
+    }
+  }
+
   for (const flag of ["embed", "debug", "attract"]) {
     const v = query.get(flag);
     if (v === null) continue;
@@ -376,11 +392,17 @@ let progressValue = 0;
 let creepTarget = 0;
 let creepTimer = 0;
 
+let progressPosted = -1;
 function setProgress(value, text) {
   progressValue = Math.max(progressValue, Math.min(100, value));
   const bar = $("#progress");
   bar.value = Math.round(progressValue);
   if (text) $("#loading-text").textContent = text;
+  // The embedding page hears the load's progress too (whole percents, each once).
+  if (bar.value !== progressPosted) {
+    progressPosted = bar.value;
+    studio.post("loadProgress", { percent: progressPosted });
+  }
 }
 
 /** Creep towards `target` while a long stage (the interpreter download) runs. */
@@ -778,6 +800,7 @@ async function main() {
   }
   studio.games = games;
   const { params, problems, game, bet } = parseParams(location.search, games);
+  embedChannel(params.host ?? null);
   if (params.embed) root.classList.add("embed");
   if (problems.length) {
     studio.errors = problems.map((p) => p.map((x) => (typeof x === "string" ? x : x.textContent)).join(" "));
@@ -792,6 +815,7 @@ async function main() {
   studio.params = params;
   studio.game = game;
   studio.bet = bet;
+  if (embedded) watchHeight((type, detail) => studio.post(type, detail));
   document.title = `${game.name} · Free-Play Slot Studio`;
   $("#title").textContent = game.name;
   $("#loading-title").textContent = game.name;

@@ -28,7 +28,7 @@ from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-from slotui import attract, codecache, jspage, jssound, pages, replaymode, watch
+from slotui import attract, codecache, jsembed, jspage, jssound, pages, replaymode, watch
 from slotui.controller import Controller
 from slotui.jscanvas import RASTERS, CheckedCanvas, JsCanvas, raster
 from slotui.jspage import js_obj, mark, nil, pixel_ratio, wall_clock
@@ -673,6 +673,7 @@ class App:
         self.ready_ms = float(PERF.now())
         self.publish_stats()
         self.page.post("ready", {"balance": self.session.balance, "bet": self.session.bet.total})
+        self._embed = jsembed.attach(self)  # the embedding page's commands (slotui.embedapi)
         window.requestAnimationFrame(self._frame)
         self._blur_later = create_proxy(self.rasterize_blur)
         window.setTimeout(self._blur_later, 0)
