@@ -208,6 +208,21 @@ def test_turbo_shortens_every_cue_and_drops_the_ticks() -> None:
         assert "tick" in names(slow)
 
 
+def test_a_paused_game_is_silent_until_it_resumes() -> None:
+    """An embedding page's pause: what rings stops and nothing is scheduled; resume, and it is."""
+    r, out = heard(find_seed("loss"))
+    r.press("spin")
+    r.run(50)
+    r.controller.sound.pause()
+    assert len(out.stopped) == len(out.played)
+    before = len(out.played)
+    r.controller.sound.play("spin")
+    assert len(out.played) == before
+    r.controller.sound.resume()
+    r.controller.sound.play("spin")
+    assert len(out.played) == before + 1
+
+
 def test_volume_is_kept_between_0_and_1() -> None:
     s = Sound()
     s.set_volume(3)

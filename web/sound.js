@@ -60,7 +60,8 @@ export function createAudio() {
     volume = v;
     muted = m;
     if (!ctx) {
-      if (!m && gestured && !document.hidden) make(); // unmuted by the player's tap or key
+      // Unmuted by the player's tap or key (or by the host once the page had one): it may start.
+      if (!m && (gestured || navigator.userActivation?.hasBeenActive) && !document.hidden) make();
       return;
     }
     level();

@@ -302,6 +302,7 @@ class Sound:
         self.fast = fast
         self.out: Out | None = None
         self.muted = False
+        self.paused = False
         self.volume = 0.8
         self.log: list[tuple[str, float]] = []
         """(cue, context time) of every cue scheduled, the latest `LOG_KEPT`."""
@@ -318,6 +319,14 @@ class Sound:
         if muted:
             self.end()
         self._level()
+
+    def pause(self) -> None:
+        """The game is paused (an embedding page's ``pause``): silence, and nothing scheduled until `resume`."""
+        self.paused = True
+        self.end()
+
+    def resume(self) -> None:
+        self.paused = False
 
     def toggle(self) -> None:
         self.set_muted(muted=not self.muted)
@@ -340,8 +349,9 @@ class Sound:
     # -- scheduling -------------------------------------------------------------------------
     @property
     def live(self) -> bool:
-        """Cues are scheduled now: not muted, and an output that runs."""
-        return not self.muted and self.out is not None and self.out.running and self.volume > 0
+        """Cues are scheduled now: not muted nor paused, and an output that runs."""
+        out = self.out
+        return not self.muted and not self.paused and out is not None and out.running and self.volume > 0
 
     def play(self, name: str, at_ms: float | None = None, *, step: int = 0) -> bool:
         """Schedule cue ``name`` at controller time ``at_ms`` (now if None), transposed by
