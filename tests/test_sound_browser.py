@@ -88,7 +88,22 @@ def spin_to_rest(page: Page) -> None:
 
 
 def test_a_spin_schedules_one_stop_per_reel_and_a_win_only_when_it_wins(ear: Visit) -> None:
-    page = open_game(ear, find_seed("loss"))
+    # The sound's code comes once the game is ready, not on the first load: held back, the
+    # game is ready without it (and silent), and sound comes when it arrives.
+    held: list[Any] = []
+    ear.page.route("**/sound.js", lambda route: held.append(route))
+    ear.page.clock.set_fixed_time(h.PAGE_T0)
+    page = ear.goto(f"play.html?game={GAME}&seed={find_seed('loss')}&debug=1")
+    h.wait_state(page, "ready")
+    for _ in range(600):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    assert page.evaluate("() => window.slotStats.sounds === undefined")
+    held[0].continue_()
+    page.unroute("**/sound.js")
+    wait_sound(page)
     page.click("#title")  # a tap: the audio context starts
     running(page)
     spin_to_rest(page)
