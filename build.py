@@ -117,7 +117,9 @@ PYSCRIPT_DIR = ROOT / "node_modules" / "@pyscript" / "core"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
 SITE_PAGES = ("index.html", "play.html", "math.html")
-SITE_SCRIPTS = ("site.js", "boot.js", "embed.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js")
+SITE_SCRIPTS = (
+    "site.js", "boot.js", "embed.js", "fit.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js",
+)
 SITE_DATA = ("embed.json",)
 """The site's own settings a host may edit: embed.json lists the origins that may embed and
 command the games (docs/embedding.md)."""

@@ -7,6 +7,7 @@
 
 import { ROOT, decimals, el, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
 import { createEmbed, parseHosts, watchHeight } from "./embed.js";
+import { fitBar } from "./fit.js";
 
 const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
@@ -816,6 +817,8 @@ async function main() {
   studio.game = game;
   studio.bet = bet;
   if (embedded) watchHeight((type, detail) => studio.post(type, detail));
+  const fitted = fitBar($(".bar"));
+  if (params.debug) window.slotFit = fitted;
   document.title = `${game.name} · Free-Play Slot Studio`;
   $("#title").textContent = game.name;
   $("#loading-title").textContent = game.name;

@@ -198,6 +198,10 @@ def draw_grid(canvas: Canvas, L: Layout, grid: HoldGrid, now: float) -> None:
             draw_value(canvas, x, y, c, cell.value, glow=glow)
 
 
+MIN_TEXT_PX = 8.0
+"""The smallest text the page's canvas draws (`jscanvas`): a smaller size is drawn at it."""
+
+
 def draw_ladder(canvas: Canvas, L: Layout, ladder: LadderView, now: float) -> None:
     """The rungs in a row above the reels; reached rungs lit gold, the next one pulsing."""
     n = len(ladder.rungs)
@@ -228,8 +232,12 @@ def draw_ladder(canvas: Canvas, L: Layout, ladder: LadderView, now: float) -> No
             canvas.stroke_rect(x, y, w, h, GOLD if nxt else "rgba(255,210,74,0.38)", max(1.5, h * 0.035))
             ink, sub = (GOLD, INK) if nxt else ("#d9c9a0", MUTED)
         top = f"{count} {ladder.noun} · {mult}" if wide else f"{count} {ladder.noun}"
-        canvas.text(top, x + w / 2, y + h * 0.36, min(h * 0.2, w * 1.7 / max(len(top), 1)), sub)
-        canvas.text(money, x + w / 2, y + h * 0.8, min(h * 0.32, w * 1.5 / max(len(money), 1)), ink)
+        size = fit_size(top, h * 0.2, w * 0.92)
+        if size < max(h * 0.13, MIN_TEXT_PX):  # a narrow rung: the count alone (the noun would not fit)
+            top = str(count)
+            size = fit_size(top, h * 0.2, w * 0.92)
+        canvas.text(top, x + w / 2, y + h * 0.36, size, sub, max_width=w * 0.92)
+        canvas.text(money, x + w / 2, y + h * 0.8, fit_size(money, h * 0.32, w * 0.92), ink, max_width=w * 0.92)
 
 
 def panels(L: Layout) -> tuple[Rect, Rect, bool]:

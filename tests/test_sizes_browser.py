@@ -1,0 +1,74 @@
+"""Every game embedded at the sizes marketers embed it: 320x568, 375x667, 412x915, a 400x225
+popout, 1024x576 and 1280x800, each in portrait and landscape. Nothing is cut off: every
+visible control lies inside the window, no button's word overflows it, no canvas text
+overlaps another or leaves the canvas (``slotStats.textProblems``), and the free-play badge
+is on screen. A screenshot of each goes to test-artifacts/sizes/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser import helpers as h
+from tests.browser.fixtures import ARTIFACTS
+from pyengine.games import GAME_IDS
+
+pytestmark = pytest.mark.browser
+
+SIZES = ((320, 568), (375, 667), (412, 915), (400, 225), (1024, 576), (1280, 800))
+VIEWPORTS = tuple(dict.fromkeys(v for w, ht in SIZES for v in ((w, ht), (ht, w))))
+"""Each size in portrait and in landscape."""
+
+CHECK = """() => {
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const cut = [], overflow = [];
+  for (const el of document.querySelectorAll('.app *')) {
+    if (el.closest('dialog') || el.closest('[hidden]')) continue;
+    const st = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (st.display === 'none' || st.visibility === 'hidden' || r.width === 0 || r.height === 0) continue;
+    const name = `${el.tagName.toLowerCase()}.${el.className}${el.dataset.action ? '[' + el.dataset.action + ']' : ''}`;
+    if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
+      cut.push([name, Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)]);
+    }
+    if (el.tagName === 'BUTTON' && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
+      overflow.push([name, el.scrollWidth, el.clientWidth]);
+    }
+  }
+  const badge = document.querySelector('.free-badge');
+  const b = badge.getBoundingClientRect();
+  return {
+    cut, overflow, problems: window.slotStats.textProblems,
+    badge: {text: badge.textContent, shown: getComputedStyle(badge).display !== 'none',
+            inside: b.left >= 0 && b.top >= 0 && b.right <= vw && b.bottom <= vh},
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_nothing_is_cut_off_at_any_embed_size(browser: Browser, server: Any, game: str) -> None:
+    out = ARTIFACTS / "sizes"
+    out.mkdir(parents=True, exist_ok=True)
+    seen: dict[str, dict[str, Any]] = {}
+    for width, height in VIEWPORTS:
+        context, watch = h.new_context(
+            browser, h.origin_of(server.url), viewport={"width": width, "height": height}, bypass_csp=True
+        )
+        try:
+            page = context.new_page()
+            page.goto(f"{server.url}play.html?game={game}&embed=1&debug=1&seed=5")
+            ready = "() => document.documentElement.dataset.state === 'ready' && window.slotStats"
+            page.wait_for_function(ready, timeout=h.READY_TIMEOUT_MS)
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            seen[f"{width}x{height}"] = page.evaluate(CHECK)
+            page.screenshot(path=str(out / f"{game}-{width}x{height}.png"))
+            assert watch.page_errors == [], watch.page_errors
+        finally:
+            context.close()
+    for size, got in seen.items():
+        assert got["cut"] == [], f"{game} at {size}: cut off {got['cut']}"
+        assert got["overflow"] == [], f"{game} at {size}: words wider than their buttons {got['overflow']}"
+        assert got["problems"] == [], f"{game} at {size}: canvas texts {got['problems'][:3]}"
+        assert got["badge"] == {"text": "Free play · no real money", "shown": True, "inside": True}, size
