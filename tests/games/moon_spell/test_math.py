@@ -144,7 +144,7 @@ def test_base_report(base_report: dict[str, Any], m: MoonMath) -> None:
     assert r["max_win_probability"] > 0
     assert r["max_win_every"] == pytest.approx(1 / r["max_win_probability"])
     assert sum(r["final_count_distribution"].values()) == pytest.approx(1, abs=1e-12)
-    assert r["seconds"] < 10
+    assert r["seconds"] < 120  # speed is the bench's to measure; this catches a report gone pathological
 
 
 def test_buy_report(buy_report: dict[str, Any]) -> None:

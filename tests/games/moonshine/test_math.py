@@ -69,7 +69,7 @@ def test_the_rtp_is_pinned_and_within_the_documented_tolerance(m: MoonshineMath)
 def test_the_report(report: dict[str, Any], m: MoonshineMath) -> None:
     assert report["rtp_exact"] == str(RTP)
     assert report["rtp"] == pytest.approx(0.9595957, abs=1e-7)
-    assert report["seconds"] < 10
+    assert report["seconds"] < 120  # speed is the bench's to measure; this catches a report gone pathological
     assert set(report["breakdown"]) == {"base_lines", "base_sheriff", "bonus_lines", "bonus_sheriff"}
     assert sum(report["breakdown"].values()) == pytest.approx(report["rtp"], abs=1e-12)
     assert report["lines"] == 25
