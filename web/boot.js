@@ -13,7 +13,7 @@ const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
 
 /** URL parameters play.html understands. */
-const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract", "host"];
+const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract", "host", "currency"];
 const SEED_MAX = (1n << 64n) - 1n;
 /** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
 const TAKE_OVER = "slotstudio:take-over";
@@ -94,6 +94,15 @@ const studio = {
       studio.images.set(url, found);
     }
     return found;
+  },
+
+  /** The money formatter of currency= (Intl.NumberFormat), made once the URL is read. */
+  moneyFormat: null,
+
+  /** Minor units as the page's currency writes them (currency=EUR: "€1,000.00"). */
+  money(minor) {
+    const places = decimals(studio.game.minor_per_major);
+    return studio.moneyFormat.format(Number(minor) / 10 ** places);
   },
 
   /** Set the document's data-state. */
@@ -281,6 +290,24 @@ function parseMoney(text, minorPerMajor) {
   return Number(m[1]) * minorPerMajor + (m[2] ? Number(m[2].padEnd(digits, "0")) : 0);
 }
 
+/** Why ``text`` is not a currency the game's demo money can be shown in, or "" when it is. */
+function currencyProblem(text, game) {
+  const code = String(text).toUpperCase();
+  const digits = decimals(game.minor_per_major);
+  const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : null;
+  const usage = `use currency=${game.currency} (the demo money) or a currency with ${digits} decimals, e.g. EUR, USD or GBP.`;
+  if (code === game.currency) return "";
+  if (!/^[A-Z]{3}$/.test(code) || (known && !known.includes(code))) return `The currency “${text}” is not known: ${usage}`;
+  let places;
+  try {
+    places = new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
+  } catch {
+    return `The currency “${text}” is not known: ${usage}`;
+  }
+  if (places !== digits) return `The currency ${code} has ${places} decimals, the demo money ${digits}: ${usage}`;
+  return "";
+}
+
 /**
  * Check the query string against games.json. Returns {params, problems}; each problem is a
  * list of nodes/strings for one paragraph of #message and names the valid values.
@@ -291,14 +318,14 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host.`]);
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host, currency.`]);
     } else if (seen.has(key)) {
       problems.push([`The parameter “${key}” is given more than once.`]);
     }
     seen.add(key);
   }
   // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
-  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false, host: undefined };
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false, host: undefined, currency: undefined };
   let bet = null;
   const list = games.games;
   const gameLinks = () => {
@@ -366,6 +393,15 @@ function parseParams(search, games) {
     } else {
       params.host = origins;
     }
+  }
+
+  // The currency the demo money is shown in (it stays demo money): an ISO 4217 code whose
+  // decimals are the game's (Intl.NumberFormat writes it), or the game's own (FUN).
+  const currencyText = query.get("currency");
+  if (currencyText !== null && game) {
+    const why = currencyProblem(currencyText, game);
+    if (why) problems.push([why]);
+    else if (currencyText.toUpperCase() !== game.currency) params.currency = currencyText.toUpperCase();
   }
 
   for (const flag of ["embed", "debug", "attract"]) {
@@ -822,8 +858,14 @@ async function main() {
   document.title = `${game.name} · Free-Play Slot Studio`;
   $("#title").textContent = game.name;
   $("#loading-title").textContent = game.name;
-  $("#currency").textContent = game.currency;
-  for (const span of document.querySelectorAll(".ap-currency, [data-currency]")) span.textContent = game.currency;
+  const shown = params.currency ?? game.currency;
+  if (params.currency) {
+    studio.moneyFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: params.currency, currencyDisplay: "narrowSymbol" });
+  }
+  $("#currency").textContent = params.currency ? "" : game.currency;
+  for (const span of document.querySelectorAll(".ap-currency")) span.textContent = shown;
+  // Beside an amount the game writes itself: the currency= symbol is already in the amount.
+  for (const span of document.querySelectorAll("[data-currency]")) span.textContent = params.currency ? "" : game.currency;
   $("#game").setAttribute("aria-busy", "true");
   // The game's own art first, beside the runtime's two large files (the longest downloads),
   // then the rest of the runtime once the art has arrived: on a host that gives six

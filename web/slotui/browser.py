@@ -114,6 +114,9 @@ class App:
             money_meters=prefs.get("money", False),
         )
         self.page.controller = self.controller
+        if not nil(getattr(params, "currency", None)):  # currency=EUR: the page's Intl format
+            self.controller.currency = str(params.currency)
+            self.controller.money = lambda minor: str(STUDIO.money(minor))
         self._take_over = create_proxy(lambda: STUDIO.takeOver(self.key))
         if not held:
             self.stop(BUSY_TEXT)
@@ -402,7 +405,7 @@ class App:
         body = dlg.querySelector(".dlg-body")
         if nil(body):
             body = None
-        html = pages.page_html(kind, c.screen, pages.page_context(s, c.desc, self.info, self.assets))
+        html = pages.page_html(kind, c.screen, pages.page_context(s, c.desc, self.info, self.assets, c.fmt))
         if html is not None and body is not None:
             body.innerHTML = html
         if kind == "buy":
@@ -410,7 +413,7 @@ class App:
             confirm = document.getElementById("buy-confirm")
             if not nil(confirm):
                 confirm.disabled = c.buy_blocked() is not None
-                confirm.textContent = f"Buy for {s.game.bets.format(c.buy_price())}"
+                confirm.textContent = f"Buy for {c.fmt(c.buy_price())}"
         elif kind == "settings":
             document.getElementById("set-reduced").checked = c.reduced_motion
             document.getElementById("set-turbo").checked = c.turbo

@@ -88,6 +88,12 @@ class Controller(BetControls, Dialogs):
         self.turbo = turbo
         self.reduced_motion = reduced_motion
         self.money_meters = money_meters
+        self.money: Callable[[int], str] | None = None
+        """How money is written when the page shows another currency than the game's demo
+        money (``currency=EUR``: the page's ``Intl.NumberFormat``, symbol included); None
+        for the game's own format."""
+        self.currency: str | None = None
+        """The currency the page shows (None: the game's own, FUN)."""
         """A coin game's meters in money (the player's toggle); else they count coins."""
         reels = self.desc["reels"]
         strips = [tuple(s) for s in reels["base"]]
@@ -130,6 +136,8 @@ class Controller(BetControls, Dialogs):
         self.view.status = status(self) if status is not None else ""
 
     def fmt(self, minor: int) -> str:
+        if self.money is not None:
+            return self.money(minor)
         return self.session.game.bets.format(minor)
 
     @property
@@ -616,7 +624,7 @@ class Controller(BetControls, Dialogs):
             bet_per_line=self.fmt(s.bet.bet_per_line),
             lines=str(s.bet.lines),
             win=self.meter(self.meters.win),
-            currency="COINS" if coins else bets.currency,
+            currency="COINS" if coins else ("" if self.money is not None else bets.currency),
             message=self.message,
             buttons=b,
             coins=str(s.bet.coins) if coin_game else "",

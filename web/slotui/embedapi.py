@@ -79,7 +79,7 @@ class Commands:
             "paused": self.paused,
             "balance": self.shown_balance(),
             "bet": s.bet.total,
-            "currency": s.game.bets.currency,
+            "currency": c.currency or s.game.bets.currency,
             "inRound": bool(s.in_round),
             "autoplay": c.autoplay is not None,
             "pending": c.pending_kind,

@@ -127,14 +127,15 @@ class GamePages(Protocol):
 
 
 def page_context(
-    session: Session, desc: Mapping[str, Any], info: Mapping[str, Any], assets: str
+    session: Session, desc: Mapping[str, Any], info: Mapping[str, Any], assets: str, fmt: Fmt | None = None
 ) -> PageContext:
-    """The context of every page at the session's bet, balance, settings and history."""
+    """The context of every page at the session's bet, balance, settings and history; money
+    written by ``fmt`` (the page's currency), or in the game's own format."""
     bet = session.bet
     return PageContext(
         desc=desc,
         info=info,
-        fmt=session.game.bets.format,
+        fmt=fmt or session.game.bets.format,
         assets=assets,
         bet_per_line=bet.bet_per_line,
         lines=bet.lines,
