@@ -697,12 +697,40 @@ def _member_of(name: str, screen: str) -> bool:
     return name.startswith(path + "/") or name.split(".")[0] == path
 
 
+def _is_sound(name: str) -> bool:
+    """Whether the archive member ``name`` is sound code, which travels in sound.zip (fetched
+    once the game is ready, `slotui.jssound`), not on the first load: the cues
+    (slotui/cues.py), the Web Audio side (slotui/webaudio.py) and each game's voice (its
+    screen package's sound.py)."""
+    module = name.split(".")[0]
+    parts = module.split("/")
+    return module in SOUND_MODULES or (parts[:2] == ["slotui", "games"] and len(parts) == 4 and parts[3] == "sound")
+
+
+SOUND_MODULES = ("slotui/cues", "slotui/webaudio")
+
+
+def sound_zip(out: Path, bytecode: Path) -> None:
+    """The sound code (`_is_sound`) as one archive, stored, named as in the checkout
+    (slotui/...): `slotui.jssound` puts its folders on the packages' ``__path__``."""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
+        for p in sorted(_tree_files(WEB / "slotui")):
+            name = p.relative_to(WEB).as_posix()
+            if p.suffix == ".py" and _is_sound(name):
+                zf.writestr(_entry(name), p.read_bytes())
+        with zipfile.ZipFile(bytecode) as extra:
+            for info in extra.infolist():
+                if _is_sound(info.filename):
+                    zf.writestr(_entry(info.filename), extra.read(info))
+
+
 def _entry(name: str) -> zipfile.ZipInfo:
     return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
 
 
 def client_zip(
-    out: Path, bytecode: Path | None = None, *, screens: Iterable[str] = (), screen: str | None = None
+    out: Path, bytecode: Path | None = None, *, screens: Iterable[str] = (), screen: str | None = None,
+    sound: bool = True,
 ) -> None:
     """The client modules (web/slotui) as one archive, stored: one request, compressed in transit.
 
@@ -711,17 +739,21 @@ def client_zip(
     (web/main.py). With ``screen`` (a game's `Plugin.screen`), it holds that screen alone,
     named from the package above it, and goes on that package's ``__path__``
     (`slotui.browser.load_screen`). ``bytecode`` (a zip of ``slotui/*.pyc``, `make_stdlib`)
-    puts each module's bytecode beside its source.
+    puts each module's bytecode beside its source. Without ``sound``, the sound code
+    (`_is_sound`) is left out: it travels in sound.zip (`sound_zip`).
     """
     others = tuple(screens)
     if screen is None:
-        def keep(name: str) -> bool:
+        def ours(name: str) -> bool:
             return not any(_member_of(name, s) for s in others)
         prefix = ""
     else:
-        def keep(name: str) -> bool:
+        def ours(name: str) -> bool:
             return _member_of(name, screen)
         prefix = _screen_path(screen).rpartition("/")[0] + "/"
+    def keep(name: str) -> bool:
+        return ours(name) and (sound or not _is_sound(name))
+
     client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
         for p in sorted(client):
@@ -946,15 +978,17 @@ def _engine_and_client(tmp: Path, python: Path, plugins: dict[str, str]) -> tupl
 def _screens_and_snapshot(tmp: Path, made: Path, stdlib: Path, screens: dict[str, str], *, snapshot: bool) -> None:
     """Each game's screen package travels with its art (static/games/<id>/client.zip,
     fetched by the page of that game only), the shared client in slotui.zip: a new game adds
-    nothing to another game's first load. Then the memory snapshot, made against them."""
-    client_zip(tmp / "slotui.zip", made / "client-pyc.zip", screens=screens.values())
+    nothing to another game's first load. The sound code in sound.zip, fetched once the game
+    is ready (not in the snapshot either). Then the memory snapshot, made against them."""
+    client_zip(tmp / "slotui.zip", made / "client-pyc.zip", screens=screens.values(), sound=False)
+    sound_zip(tmp / "sound.zip", made / "client-pyc.zip")
     folder = _unique(CACHE / "screens")
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     for gid, screen in screens.items():
         own = tmp / "static" / "games" / gid / "client.zip"
-        client_zip(own, made / "client-pyc.zip", screen=screen)
+        client_zip(own, made / "client-pyc.zip", screen=screen, sound=False)
         shutil.copyfile(own, folder / f"{gid}.zip")
     snap = make_snapshot(tmp / "wheels" / "engine.zip", tmp / "slotui.zip", folder, stdlib) if snapshot else None
     shutil.rmtree(folder)

@@ -156,6 +156,8 @@ def test_phone_first_load_fits_the_budget_and_shows_the_art_first(browser: Brows
         total = sum(t for _, t, _ in rows)
         largest = sorted(rows, key=lambda r: -r[1])[:5]
         assert total <= FIRST_LOAD_BUDGET, f"{total:,} bytes over the wire before ready; largest: {largest}"
+        # The sound (its Python code in sound.zip, and sound.js) comes once the game is ready.
+        assert not [p for p, _, _ in rows if p.endswith(("/sound.zip", "/sound.js"))], rows
         # What the page asked for itself: the service worker's precache may have begun (once
         # the game was ready, on a slow machine before this line); its requests say so.
         served = [s for s in server.served[start:] if s.status == 200 and not s.precache]
@@ -238,10 +240,15 @@ def test_the_build_precompresses_and_lists_what_it_preloads(site: Any) -> None:
         with zipfile.ZipFile(root / g["client"]) as zf:
             own = zf.namelist()
         # Each module of its screen's folder, beside its bytecode and, where it has any, the
-        # compiled methods of its dataclasses.
+        # compiled methods of its dataclasses; but its voice (sound.py), which travels in
+        # sound.zip, fetched once the game is ready.
         folder = ROOT / "web" / "slotui" / "games" / gid
         expected = []
+        with zipfile.ZipFile(root / "sound.zip") as zf:
+            assert {f"slotui/games/{gid}/sound.py", f"slotui/games/{gid}/sound.pyc"} <= set(zf.namelist()), gid
         for source in folder.rglob("*.py"):
+            if source.relative_to(folder).as_posix() == "sound.py":
+                continue
             stem = f"{gid}/{source.relative_to(folder).with_suffix('').as_posix()}"
             expected += [f"{stem}.py", f"{stem}.pyc"] + [f"{stem}.dataclasses"] * ("@dataclass" in source.read_text())
         assert sorted(own) == sorted(expected), own

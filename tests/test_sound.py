@@ -23,7 +23,8 @@ from pyengine.link import link_of_record, link_session, replay_round
 from slotui import replaymode
 from slotui.controller import Controller
 from slotui.keys import action_for_key
-from slotui.sound import CUES, FAST_CUT, PLAIN, WAVES, Character, Note, Sound, cue_of, voice, win_cue
+from slotui import sound as quiet
+from slotui.cues import CUES, FAST_CUT, PLAIN, WAVES, Character, Note, Sound, cue_of, install, voice, voice_of, win_cue
 from slotui.stage import screen_for
 from tests.client_support import GAME, Rig, find_seed, idle, make_rig, play_round, wall_clock
 from tests.golden_cases import golden_files
@@ -57,7 +58,7 @@ def heard(seed: int, *, game: str = GAME, turbo: bool = False, running: bool = T
           muted: bool = False) -> tuple[Rig, ClockOut]:
     r = make_rig(seed, game=game, turbo=turbo)
     out = ClockOut(r.controller, running=running)
-    r.controller.sound.attach(out)
+    install(r.controller).attach(out)
     r.controller.sound.muted = muted
     return r, out
 
@@ -111,13 +112,14 @@ def test_every_game_has_its_own_voice(game: str) -> None:
     """Each game's screen hands over a voice of its own (its files, not the shared ones)
     that gives every cue; its own event types name cues that exist; no two games sound alike."""
     importlib.import_module(plugin(game).screen)
-    v = screen_for(game).voice
-    assert v is not None, f"{game} has no voice"
+    named = screen_for(game).voice
+    assert isinstance(named, str), f"{game} names no voice module (its voice is fetched once the game is ready)"
+    v = voice_of(named)
     assert v is not PLAIN, f"{game} has no voice of its own"
     assert set(CUES) <= set(v.cues)
     assert set(v.events.values()) <= set(CUES)
-    others = [screen_for(g).voice for g in GAME_IDS if g != game]
-    assert all(o is None or o.cues != v.cues for o in others)
+    others = [voice_of(screen_for(g).voice) for g in GAME_IDS if g != game]
+    assert all(o.cues != v.cues for o in others)
 
 
 # -- a spin -----------------------------------------------------------------------------------------
@@ -239,7 +241,7 @@ def _golden(path: Path) -> tuple[str, list[ev.Event], Rig, ClockOut]:
     events = replay_round(session, link)
     r = make_rig(0, session=session, game=link.game, turbo=True)
     out = ClockOut(r.controller)
-    r.controller.sound.attach(out)
+    install(r.controller).attach(out)
     replaymode.start_replay(r.controller, events)
     return link.game, events, r, out
 
@@ -259,3 +261,34 @@ def test_every_golden_round_schedules_the_cues_of_its_events(path: Path) -> None
     assert names(r).count("reel_stop") >= spins * reels(game) - spins  # (a free spin's may be hurried)
     if any(getattr(e, "category", "") == "win" for e in events):
         assert any(n.startswith("win_") for n in names(r)), game
+
+
+# -- before the sound code arrives --------------------------------------------------------------------
+def test_before_the_sound_code_arrives_the_controller_is_silent_and_then_the_real_one_takes_over() -> None:
+    """The controller starts with the silent stand-in (`slotui.sound.Sound`: the cue code
+    comes in sound.zip once the game is ready): a whole winning round calls it and nothing is
+    scheduled; the player's mute and volume and a pause are kept when the real one takes over
+    (`cues.install`), which then schedules."""
+    r = make_rig(find_seed("win"))
+    stand_in = r.controller.sound
+    assert type(stand_in) is quiet.Sound
+    assert not stand_in.live
+    play(r)
+    assert stand_in.log == []
+    assert stand_in.cut == 0
+    stand_in.toggle()
+    stand_in.set_volume(0.3)
+    stand_in.pause()
+    real = install(r.controller)
+    assert r.controller.sound is real
+    assert isinstance(real, Sound)
+    assert (real.muted, real.volume, real.paused) == (True, 0.3, True)
+    assert real.voice is voice_of(r.controller.screen.voice)
+    assert install(r.controller) is real  # once
+    out = ClockOut(r.controller)
+    real.attach(out)
+    real.resume()
+    real.set_muted(muted=False)
+    play(r)
+    assert names(r).count("reel_stop") == reels()
+    assert len(out.played) == len(names(r))

@@ -12,6 +12,7 @@ game is named: the shared test game and every registered game are asked.
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,69 @@ def test_a_spin_schedules_one_stop_per_reel_and_a_win_only_when_it_wins(ear: Vis
     assert gambled[1] in ("gamble_win", "gamble_lose")
 
 
+SOUND_CODE = ("slotui/cues.", "slotui/webaudio.")
+"""The shared sound code's modules (their source, bytecode and compiled dataclasses)."""
+
+
+def sound_code(names: list[str]) -> list[str]:
+    """The members of an archive that are sound code: the cues, the Web Audio side, a game's
+    voice (its screen package's ``sound``; ``slotui/sound`` is the silent stand-in)."""
+    return [n for n in names if n.startswith(SOUND_CODE)
+            or (n.rpartition("/")[2].split(".")[0] == "sound" and not n.startswith("slotui/sound."))]
+
+
+def test_the_first_load_carries_no_sound_code_and_sound_comes_after_ready(ear: Visit, site: Any) -> None:
+    """The sound code (the cues, every game's voice, the Web Audio side: sound.zip, and
+    sound.js) is fetched once the game is ready: the archives of the first load hold none of
+    it and no request before ``data-state=ready`` is for it. Held back, a whole round plays
+    with the silent stand-in (nothing scheduled, nothing broken); once it arrives, a spin
+    schedules its stops."""
+    root = Path(site.path)
+    first = [root / "slotui.zip", *sorted((root / "static" / "games").glob("*/client.zip"))]
+    for archive in first:
+        with zipfile.ZipFile(archive) as zf:
+            assert sound_code(zf.namelist()) == [], archive
+    with zipfile.ZipFile(root / "sound.zip") as zf:
+        late = zf.namelist()
+    assert {"slotui/cues.py", "slotui/cues.pyc", "slotui/webaudio.py", "slotui/webaudio.pyc"} <= set(late)
+    voices = {f"slotui/games/{g}/sound.pyc" for g in GAME_IDS if plugin(g).screen.startswith("slotui.games.")}
+    assert voices <= set(late)
+    build_line = next(ln for ln in (root / "sw.js").read_text().splitlines() if ln.startswith("const BUILD = "))
+    assert "sound.zip" in json.loads(build_line.removeprefix("const BUILD = ").rstrip(";"))["files"]  # precached
+    held: list[Any] = []
+    ear.page.route("**/sound.zip", lambda route: held.append(route))
+    page = ear.goto(f"play.html?game={GAME}&seed={find_seed('loss')}&debug=1")
+    h.wait_state(page, "ready")
+    before = page.evaluate(
+        """() => [...performance.getEntriesByType('resource')]
+             .filter(e => e.startTime <= window.slotStudio.marks.ready)
+             .map(e => new URL(e.name).pathname)"""
+    )
+    assert before, before
+    assert not [p for p in before if p.endswith(("/sound.zip", "/sound.js"))], before
+    for _ in range(600):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1  # asked for once the game was ready
+    page.click("#title")  # a tap: the audio context would start, if there were one
+    spin_to_rest(page)  # the silent stand-in: the round plays, nothing is scheduled
+    assert page.evaluate("() => window.slotStats.sounds === undefined")
+    assert page.evaluate("() => window.slotStats.audio === undefined")
+    page.keyboard.press("KeyM")  # the speaker, before the sound code: remembered
+    page.keyboard.press("KeyM")
+    held[0].continue_()
+    page.unroute("**/sound.zip")
+    wait_sound(page)
+    page.click("#title")
+    running(page)
+    assert page.evaluate("() => window.slotStats.soundMuted === false")
+    spin_to_rest(page)
+    got = sounds(page)
+    assert got.count("spin") == 1
+    assert got.count("reel_stop") == reels(GAME)
+
+
 def test_muted_schedules_nothing_and_the_settings_are_remembered(ear: Visit) -> None:
     page = open_game(ear, find_seed("win"))
     page.keyboard.press("KeyM")
@@ -185,14 +249,14 @@ def test_an_embed_starts_muted_until_the_speaker_is_tapped(ear: Visit) -> None:
 
 # -- every game's features: its showcase rounds replayed -------------------------------------------
 def _expected(token: str, game: str) -> list[str]:
-    """The cues the events of the round ``token`` links to call for (`slotui.sound.cue_of`)."""
+    """The cues the events of the round ``token`` links to call for (`slotui.cues.cue_of`)."""
     import importlib
 
-    from slotui.sound import cue_of
+    from slotui.cues import cue_of, voice_of
     from slotui.stage import screen_for
 
     importlib.import_module(plugin(game).screen)
-    v = screen_for(game).voice
+    v = voice_of(screen_for(game).voice)
     return [f[0] for e in play_link(decode(token)) if (f := cue_of(e, v)) is not None and f[0] not in EXTRA]
 
 

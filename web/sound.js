@@ -1,9 +1,9 @@
 // The game's sound output (Web Audio), loaded once the game is ready
-// (`slotStudio.loadSound`, used by slotui.jssound): one AudioContext, created or resumed by
-// the first tap or key, suspended while the page is hidden. Python's `slotui.sound` decides
+// (`slotStudio.loadSound`, used by slotui.webaudio): one AudioContext, created or resumed by
+// the first tap or key, suspended while the page is hidden. Python's `slotui.cues` decides
 // every cue; this plays a cue's notes, given flat, in one call (a call from Python costs).
 
-const FIELDS = 7; // freq, dur, at, wave, gain, to, attack (slotui.jssound.flat)
+const FIELDS = 7; // freq, dur, at, wave, gain, to, attack (slotui.webaudio.flat)
 const WAVES = ["sine", "square", "sawtooth", "triangle", "noise"];
 
 export function createAudio() {

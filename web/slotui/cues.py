@@ -1,10 +1,15 @@
 """Sound: named cues synthesised in code, scheduled from the beats that animate.
 
+Not on the first load: the build packs this module, `slotui.webaudio` and every game's
+voice in ``sound.zip``, which `slotui.jssound` fetches once the game is ready; until then
+the controller's sound is the silent `slotui.sound.Sound`, which `Sound.taking_over`
+replaces.
+
 A cue is a few `Note`\\ s (an oscillator or band-passed noise with an envelope and an
 optional glide); a game's `Voice` gives every cue its own sound, built from the game's
 `Character` (its scale, its waves, its noise) by `voice`, and may map its own event types
-to cues. The game hands its voice to the shared client on its `stage.GameScreen`
-(``voice``); shared code never names a game.
+to cues. The game names its voice's module (its ``VOICE``) to the shared client on its
+`stage.GameScreen` (``voice``; `voice_of`); shared code never names a game.
 
 `Sound` is what the controller and the beats call: `Sound.event` for an engine event,
 `Sound.wins` for a spin's wins, `reel_stops`, `count_up`; `hush` when the player skips
@@ -17,11 +22,14 @@ Turbo and TURBO SPIN shorten every cue and skip the count-up's ticks.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from pyengine import events as ev
+
+from . import sound as quiet
 
 __all__ = [
     "CUES",
@@ -32,7 +40,9 @@ __all__ = [
     "Sound",
     "Voice",
     "cue_of",
+    "install",
     "voice",
+    "voice_of",
     "win_cue",
 ]
 
@@ -290,49 +300,46 @@ class _Playing:
     handle: Any
 
 
-class Sound:
+def voice_of(named: Any) -> Voice:
+    """A screen's voice (`stage.GameScreen.voice`): a `Voice`, or the name of the module whose
+    ``VOICE`` it is (imported now); None: the plain one."""
+    if isinstance(named, str):
+        named = importlib.import_module(named).VOICE
+    return named if isinstance(named, Voice) else PLAIN
+
+
+class Sound(quiet.Sound):
     """The cues of one game screen (see the module's docstring).
 
-    ``clock``: the controller's time (ms) that beats schedule in; ``fast``: turbo is on."""
+    ``game_voice``: a `Voice` or its module's name (`voice_of`); ``clock``: the controller's
+    time (ms) that beats schedule in; ``fast``: turbo is on."""
 
-    def __init__(self, game_voice: Voice | None = None, *, clock: Callable[[], float] = lambda: 0.0,
+    def __init__(self, game_voice: Any = None, *, clock: Callable[[], float] = lambda: 0.0,
                  fast: Callable[[], bool] = lambda: False) -> None:
-        self.voice = game_voice or PLAIN
-        self.clock = clock
-        self.fast = fast
+        super().__init__(game_voice, clock=clock, fast=fast)
+        self.voice: Voice = voice_of(game_voice)
         self.out: Out | None = None
-        self.muted = False
-        self.paused = False
-        self.volume = 0.8
-        self.log: list[tuple[str, float]] = []
-        """(cue, context time) of every cue scheduled, the latest `LOG_KEPT`."""
-        self.listeners: list[Callable[[str, float], None]] = []
-        self.changed: list[Callable[[Sound], None]] = []
-        """Called when the player mutes or changes the volume (the page saves it)."""
-        self.cut = 0
-        """Cues silenced by a skip or by the end of a round's presentation."""
+        """Where cues are scheduled; the log keeps the latest `LOG_KEPT`, ``cut`` counts
+        the cues silenced by a skip or by the end of a round's presentation."""
         self._playing: list[_Playing] = []
+
+    @classmethod
+    def taking_over(cls, stand_in: quiet.Sound) -> Sound:
+        """The real sound in the silent one's place: its voice, clocks and the player's
+        settings (muted, volume, a pause) kept."""
+        if isinstance(stand_in, Sound):
+            return stand_in
+        s = cls(stand_in.voice, clock=stand_in.clock, fast=stand_in.fast)
+        s.muted, s.paused, s.volume = stand_in.muted, stand_in.paused, stand_in.volume
+        s.changed = list(stand_in.changed)
+        s.listeners = list(stand_in.listeners)
+        return s
 
     # -- the player's controls ------------------------------------------------------------
     def set_muted(self, *, muted: bool) -> None:
         self.muted = muted
         if muted:
             self.end()
-        self._level()
-
-    def pause(self) -> None:
-        """The game is paused (an embedding page's ``pause``): silence, and nothing scheduled until `resume`."""
-        self.paused = True
-        self.end()
-
-    def resume(self) -> None:
-        self.paused = False
-
-    def toggle(self) -> None:
-        self.set_muted(muted=not self.muted)
-
-    def set_volume(self, volume: float) -> None:
-        self.volume = min(max(float(volume), 0.0), 1.0)
         self._level()
 
     def attach(self, out: Out) -> None:
@@ -342,9 +349,7 @@ class Sound:
     def _level(self, *, tell: bool = True) -> None:
         if self.out is not None:
             self.out.set_level(self.volume, muted=self.muted)
-        if tell:
-            for fn in self.changed:
-                fn(self)
+        super()._level(tell=tell)
 
     # -- scheduling -------------------------------------------------------------------------
     @property
@@ -407,7 +412,7 @@ class Sound:
         self._playing = []
 
     # -- what the beats call -----------------------------------------------------------------
-    def event(self, e: ev.Event) -> None:
+    def event(self, e: Any) -> None:
         """The cue of event ``e`` (if it has one); a round's end ends every sound."""
         if isinstance(e, ev.RoundEnd):
             self.end()
@@ -416,7 +421,7 @@ class Sound:
         if found is not None:
             self.play(found[0], step=found[1])
 
-    def wins(self, wins: list[ev.Event], stake: int) -> None:
+    def wins(self, wins: list[Any], stake: int) -> None:
         """A spin's wins, together: a chime by their total's size, and the scatters'."""
         total = sum(int(getattr(w, "win", 0)) for w in wins)
         if total > 0:
@@ -443,3 +448,10 @@ class Sound:
                for p in self._playing):
             self.hush("reel_stop")
             self.play("reel_stop")
+
+
+def install(host: Any) -> Sound:
+    """Give ``host`` (the controller) the real sound in place of the silent one it has."""
+    real = Sound.taking_over(host.sound)
+    host.sound = real
+    return real

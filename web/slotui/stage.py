@@ -130,7 +130,7 @@ class Stage(Protocol):
 
     @property
     def sound(self) -> Sound:
-        """The cues (`sound.Sound`): beats schedule what they animate."""
+        """The cues (`sound.Sound`, silent until `cues.Sound` takes over): beats schedule what they animate."""
         ...
 
     # -- time -----------------------------------------------------------------------------
@@ -228,7 +228,9 @@ class GameScreen:
     pick_look: Any = None
     """The words and pictures of the game's picks (a `pick.PickLook`; None: the defaults)."""
     voice: Any = None
-    """The game's sounds (a `sound.Voice`, made by `sound.voice` from its character; None: a plain one)."""
+    """The game's sounds: the name of its module whose ``VOICE`` is a `cues.Voice` (made by
+    `cues.voice` from its character), imported once the sound code has arrived after ready
+    (`slotui.jssound`; `cues.voice_of`); None: a plain one."""
 
 
 _SCREENS: dict[str, GameScreen] = {}

@@ -1,5 +1,8 @@
-"""The page's sound: `sound.Sound` played through ``sound.js`` (Web Audio), the player's
+"""The page's sound: `cues.Sound` played through ``sound.js`` (Web Audio), the player's
 sound settings and the Settings volume.
+
+Like `slotui.cues`, not on the first load: it travels in ``sound.zip`` (`slotui.jssound`
+fetches it once the game is ready and calls `attach_app`).
 
 ``sound.js`` is fetched once the game is ready (the first load does not carry it); it makes
 one AudioContext on the first tap or key (or resumes it) and suspends it while the page is
@@ -19,7 +22,7 @@ from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from slotui import jspage
 from slotui.jspage import nil
-from slotui.sound import WAVES, Cue, Sound
+from slotui.cues import WAVES, Cue, Sound, install
 
 __all__ = ["SOUND_KEY", "WebAudioOut", "attach", "attach_app", "flat"]
 
@@ -115,6 +118,7 @@ async def attach(sound: Sound, *, embed: bool, save: bool, stats: Any | None) ->
 
 
 async def attach_app(app: Any) -> list[Any]:
-    """`attach` for the page's app (`browser.App`): a replay saves no setting."""
+    """`attach` for the page's app (`browser.App`), its silent sound replaced by the real one
+    (`cues.install`): a replay saves no setting."""
     stats = app.stats if app.debug else None
-    return await attach(app.controller.sound, embed=app.embed, save=app.replay is None, stats=stats)
+    return await attach(install(app.controller), embed=app.embed, save=app.replay is None, stats=stats)

@@ -21,7 +21,6 @@ from ...layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
 from ...overlay import IntroCard
 from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
-from .sound import VOICE
 
 __all__ = ["SCREEN", "BookIntro", "IntroBeat", "paytable_html", "rebuild_feature", "rules_html"]
 
@@ -219,7 +218,7 @@ def rules_html(ctx: pages.PageContext) -> str:
 
 
 SCREEN = GameScreen(
-    voice=VOICE,
+    voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     feature="free spins",
     start_label="START FREE SPINS",
     stop_label="Stop when free spins are won",

@@ -3,7 +3,7 @@ scale on a reedy triangle, and the Book's turning pages when it picks its symbol
 
 from __future__ import annotations
 
-from ...sound import Character, Note, voice
+from ...cues import Character, Note, voice
 
 __all__ = ["VOICE"]
 

@@ -34,7 +34,6 @@ from ...pick import PickLook, PickOverlay, RevealBeat
 from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
 from ...timing import clamp01, ease_out_cubic
-from .sound import VOICE
 
 __all__ = [
     "EGO_SUFFIX",
@@ -477,7 +476,7 @@ _ALL_REGULAR = (
 
 
 SCREEN = GameScreen(
-    voice=VOICE,
+    voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     feature="Winfalls",
     start_label="CHOOSE A PET",
     stop_label="Stop when Winfalls is won",

@@ -3,7 +3,7 @@ rough saw that slides like a howl, and wolves howling when Winfalls begins."""
 
 from __future__ import annotations
 
-from ...sound import Character, Note, voice
+from ...cues import Character, Note, voice
 
 __all__ = ["VOICE"]
 

@@ -31,7 +31,6 @@ from .tree import MultiplierBand, TreeBeat, TreeOverlay
 from .cards import FeatureIntroBeat, _card, _decision, _next_feature
 from .ladder import ClimbBeat, LadderOverlay, LadderStartBeat, LadderWinBeat, _ladder, _pick_area, ladder_rects
 from .paytable import history_board, paytable_html, rules_html
-from .sound import VOICE
 
 __all__ = [
     "FEATURE_NAMES",
@@ -154,7 +153,7 @@ def _win_label(e: ev.Event, c: Stage) -> str:
 
 
 SCREEN = GameScreen(
-    voice=VOICE,
+    voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     feature="a feature",
     start_label="START",
     stop_label="Stop when a feature is won",

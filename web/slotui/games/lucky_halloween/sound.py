@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pyengine.games.lucky_halloween import LadderClimb, LadderStart, LadderWin, RiderAppears, RiderSymbols
 
-from ...sound import Character, Note, voice
+from ...cues import Character, Note, voice
 
 __all__ = ["VOICE"]
 

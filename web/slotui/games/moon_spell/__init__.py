@@ -22,7 +22,6 @@ from ...intro import FeatureCard, ask_start
 from ...pages import PageContext, img, pct, x_text
 from ...respins import FEATURE, HoldAndRespin, RespinWords, lookahead
 from ...stage import Stage
-from .sound import VOICE
 
 __all__ = ["SCREEN", "buy_html", "paytable_html", "rebuild_feature", "rules_html"]
 
@@ -279,7 +278,7 @@ def buy_html(ctx: PageContext) -> str:
 
 
 SCREEN = GameScreen(
-    voice=VOICE,
+    voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     win_label=_cash_label,
     feature="Hold and Respin",
     start_label="START BONUS",

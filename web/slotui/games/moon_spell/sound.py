@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pyengine.games.moon_spell import MoonPrizes
 
-from ...sound import Character, Note, voice
+from ...cues import Character, Note, voice
 
 __all__ = ["VOICE"]
 

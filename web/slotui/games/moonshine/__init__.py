@@ -33,7 +33,6 @@ from ...pick import PickLook, PickOverlay
 from ...render import GOLD
 from ...stage import Stage
 from ...view import Banner
-from .sound import VOICE
 
 __all__ = [
     "SCREEN",
@@ -495,7 +494,7 @@ def history_board(record: Any, fmt: pages.Fmt, assets: str, names: Mapping[str, 
 
 
 SCREEN = GameScreen(
-    voice=VOICE,
+    voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     feature="the Moonshine Bonus",
     start_label="START BONUS",
     stop_label="Stop when the Moonshine Bonus is won",

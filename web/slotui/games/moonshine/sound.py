@@ -3,7 +3,7 @@ notes), a jug's boop for every reel that stops, a washboard's scratch as the ree
 
 from __future__ import annotations
 
-from ...sound import Character, Note, voice
+from ...cues import Character, Note, voice
 
 __all__ = ["VOICE"]
 
