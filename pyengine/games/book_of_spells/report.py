@@ -25,6 +25,7 @@ from ...model import Bet, ReelSet
 from ...rng import ScriptedRng
 from ...round import RoundContext
 from ...math.compound import capped_feature, capped_total
+from ...math.memo import LastFor
 from ...math.parsheet import WinDistribution, length_table, retrigger_lengths
 from ...math.poly import product
 from ...math.exact import convolve, count_distribution, line_stats, max_spin_win, spin_distribution, visible_probability
@@ -315,20 +316,14 @@ def cap_excess(game: BookOfSpells, cap_x: int, *, features_per_symbol: int, seed
     return CapEstimate(mean, 1.96 * math.sqrt(var), features_per_symbol * len(game.free_spins.expanding), reached)
 
 
-_SPINS: list[tuple[BookOfSpells, int, dict[str, dict[tuple[int, bool], int]]]] = []
-"""The last `free_spin_distribution`s computed, per expanding symbol (the report and the
+def _all_free_spins(game: BookOfSpells, lines: int) -> dict[str, dict[tuple[int, bool], int]]:
+    """`free_spin_distribution` of every expanding symbol at ``lines`` lines."""
+    return {s: free_spin_distribution(game, s, lines) for s, _ in game.free_spins.expanding}
+
+
+_free_spins = LastFor(_all_free_spins)
+"""`_all_free_spins`, kept for the game object last asked about (the report and the
 distribution both need them)."""
-
-
-def _free_spins(game: BookOfSpells, lines: int) -> dict[str, dict[tuple[int, bool], int]]:
-    """`free_spin_distribution` of every expanding symbol at ``lines`` lines (kept for the game
-    object last asked about)."""
-    for known, n, spins in _SPINS:
-        if known is game and n == lines:
-            return spins
-    spins = {s: free_spin_distribution(game, s, lines) for s, _ in game.free_spins.expanding}
-    _SPINS[:] = [(game, lines, spins)]
-    return spins
 
 
 def distribution(game: BookOfSpells, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution:

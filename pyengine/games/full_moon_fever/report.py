@@ -34,6 +34,7 @@ from ...features.cascade import CascadeRules
 from . import FullMoonFever
 from ...model import Payline, ReelSet
 from ...math.compound import random_sum, tilt_rate
+from ...math.memo import LastFor
 from ...math.parsheet import WinDistribution, length_table
 from ...math.poly import product
 from ...math.rtp import report_header
@@ -466,18 +467,9 @@ def showcase_features(game: FullMoonFever, m: FullMoonMath) -> list[dict[str, An
     return out
 
 
-_KEPT: list[tuple[FullMoonFever, int, FullMoonMath]] = []
-"""The last `full_moon_math` computed (the report and the distribution both need it)."""
-
-
-def _figures(game: FullMoonFever, lines: int) -> FullMoonMath:
-    """`full_moon_math` at ``lines`` lines, kept for the game object last asked about."""
-    for known, n, m in _KEPT:
-        if known is game and n == lines:
-            return m
-    m = full_moon_math(game, lines)
-    _KEPT[:] = [(game, lines, m)]
-    return m
+_figures = LastFor(full_moon_math)
+"""`full_moon_math`, kept for the game object last asked about (the report and the
+distribution both need it)."""
 
 
 def distribution(game: FullMoonFever, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution:

@@ -46,6 +46,7 @@ from . import BonusRules, Moonshine
 from .showcase import BONUS, FIVE_WILDS, FULL_BOARD, MOST_SPINS, bonus_id, multiplier_id, sheriff_id
 from ...model import ReelSet
 from ...math.compound import tilt_rate
+from ...math.memo import LastFor
 from ...math.parsheet import WinDistribution, length_table
 from ...math.poly import product as poly_product
 from ...math.rtp import report_header
@@ -336,18 +337,9 @@ def round_figures(game: Moonshine, tables: SpinTables) -> RoundFigures:
 
 
 # -- the exact distribution of a round's win ----------------------------------------------------
-_KEPT: list[tuple[Moonshine, int, SpinTables]] = []
-"""The last `spin_tables` computed (the report and the distribution both need them)."""
-
-
-def _tables(game: Moonshine, lines: int) -> SpinTables:
-    """`spin_tables` at ``lines`` lines, kept for the game object last asked about."""
-    for known, n, tables in _KEPT:
-        if known is game and n == lines:
-            return tables
-    tables = spin_tables(game, lines)
-    _KEPT[:] = [(game, lines, tables)]
-    return tables
+_tables = LastFor(spin_tables)
+"""`spin_tables`, kept for the game object last asked about (the report and the
+distribution both need them)."""
 
 
 def _stretched(out: list[float], x: list[float], m: int) -> None:
