@@ -71,6 +71,16 @@ def open_game(v: Visit, seed: int, extra: str = "") -> Page:
     return page
 
 
+def speaker(page: Page, *, muted: bool) -> None:
+    """Until the speaker button shows the sound off (``aria-pressed`` false) or on: the bar is
+    drawn on the frame after the setting changes."""
+    want = "false" if muted else "true"
+    page.wait_for_function(
+        f"() => document.querySelector('[data-action=sound]').getAttribute('aria-pressed') === '{want}'",
+        timeout=30_000,
+    )
+
+
 def running(page: Page) -> None:
     page.wait_for_function("() => window.slotStats.audio === 'running'", timeout=30_000)
 
@@ -180,14 +190,18 @@ def test_the_first_load_carries_no_sound_code_and_sound_comes_after_ready(ear: V
     spin_to_rest(page)  # the silent stand-in: the round plays, nothing is scheduled
     assert page.evaluate("() => window.slotStats.sounds === undefined")
     assert page.evaluate("() => window.slotStats.audio === undefined")
-    page.keyboard.press("KeyM")  # the speaker, before the sound code: remembered
-    page.keyboard.press("KeyM")
+    page.keyboard.press("KeyM")  # the speaker, before the sound code: kept and saved
+    speaker(page, muted=True)
     held[0].continue_()
     page.unroute("**/sound.zip")
     wait_sound(page)
+    assert page.evaluate("() => window.slotStats.soundMuted") is True
+    assert json.loads(page.evaluate("() => localStorage.getItem('slotstudio:v1:sound')"))["muted"] is True
+    page.keyboard.press("KeyM")
+    page.wait_for_function("() => window.slotStats.soundMuted === false", timeout=30_000)
+    speaker(page, muted=False)
     page.click("#title")
     running(page)
-    assert page.evaluate("() => window.slotStats.soundMuted === false")
     spin_to_rest(page)
     got = sounds(page)
     assert got.count("spin") == 1
@@ -198,7 +212,7 @@ def test_muted_schedules_nothing_and_the_settings_are_remembered(ear: Visit) -> 
     page = open_game(ear, find_seed("win"))
     page.keyboard.press("KeyM")
     page.wait_for_function("() => window.slotStats.soundMuted === true", timeout=30_000)
-    assert page.get_attribute("[data-action=sound]", "aria-pressed") == "false"
+    speaker(page, muted=True)
     spin_to_rest(page)
     assert sounds(page) == []
     page.click("[data-action=settings]")
@@ -211,6 +225,32 @@ def test_muted_schedules_nothing_and_the_settings_are_remembered(ear: Visit) -> 
     wait_sound(page)
     assert page.evaluate("() => window.slotStats.soundMuted") is True
     assert page.evaluate("() => document.getElementById('set-volume').value") == "40"
+
+
+def test_a_saved_mute_is_shown_before_the_sound_code_comes(audio_browser: Browser, server: Any) -> None:
+    v = Visit(audio_browser, server.url, viewport=DESKTOP, service_workers="block")  # sound.zip from the network
+    try:
+        v.context.add_init_script(
+            "localStorage.setItem('slotstudio:v1:sound', JSON.stringify({muted: true, volume: 0.3}));")
+        held: list[Any] = []
+        v.page.route("**/sound.zip", lambda route: held.append(route))
+        page = v.goto(f"play.html?game={GAME}&seed={find_seed('loss')}&debug=1")
+        h.wait_state(page, "ready")
+        speaker(page, muted=True)  # from the saved setting, on the silent stand-in
+        for _ in range(600):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 1
+        assert page.evaluate("() => window.slotStats.sounds === undefined")  # not come yet
+        held[0].continue_()
+        page.unroute("**/sound.zip")
+        wait_sound(page)
+        assert page.evaluate("() => window.slotStats.soundMuted") is True
+        assert page.evaluate("() => document.getElementById('set-volume').value") == "30"
+        v.assert_clean()
+    finally:
+        v.close()
 
 
 def test_a_hidden_tab_suspends_the_context_and_schedules_nothing(ear: Visit) -> None:

@@ -664,6 +664,7 @@ class App:
             self.listen(reset, "click", self.on_reset)
         self._proxies.append(self.page.share_from_history(f"{self.controller.desc['name']}: a round to watch"))
         document.getElementById("title").textContent = self.controller.desc["name"]
+        jssound.restore(self)  # the saved mute and volume, shown from the first frame
         self.controller.resume()
         if self.replay is not None:  # a replay is heard from its first spin: sound.js first
             self._heard = await jssound.attach_app(self)

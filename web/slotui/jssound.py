@@ -7,20 +7,30 @@ already imported (``slotui`` and the game's screen package: zipimport reads the 
 their bytecode in place), and hands the page to `webaudio.attach_app`, which puts the real
 `cues.Sound` in the place of the controller's silent `slotui.sound.Sound`. Until then,
 nothing is scheduled, as before the first tap or key.
+
+The player's sound settings (muted, the volume: ``slotstudio:v1:sound``) are put on the
+silent stand-in by `restore` before the game's first frame, so the speaker shows them from
+the start, and a mute pressed before ``sound.zip`` arrives is what the real sound takes
+over; an embed starts muted.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import sys
 import zipfile
 from typing import Any
 
 from slotui import jspage
+from slotui.jspage import nil
 
-__all__ = ["SOUND_ZIP", "attach_app", "mount"]
+__all__ = ["SOUND_KEY", "SOUND_ZIP", "attach_app", "mount", "restore", "saved"]
+
+SOUND_KEY = "slotstudio:v1:sound"
+"""Where the player's sound settings are kept (localStorage): ``{"muted", "volume"}``."""
 
 SOUND_ZIP = "./sound.zip"
 """The sound code's archive, beside the page (`build.py`'s ``sound_zip``)."""
@@ -43,6 +53,31 @@ def mount(path: str) -> list[str]:
             added.append(entry)
     importlib.invalidate_caches()
     return added
+
+
+def saved() -> dict[str, Any]:
+    """The saved sound settings; ``{}`` when there are none or they are unreadable (dropped)."""
+    raw = jspage.window.localStorage.getItem(SOUND_KEY)
+    if nil(raw):
+        return {}
+    try:
+        text = str(raw)
+        got = json.loads(text) if len(text) < 200 else {}
+        return got if isinstance(got, dict) else {}
+    except ValueError:  # unreadable: dropped, never fatal
+        jspage.window.localStorage.removeItem(SOUND_KEY)
+        return {}
+
+
+def restore(app: Any) -> None:
+    """The saved settings on the page's sound (the stand-in, before the first frame); an
+    embed starts muted whatever was saved. Nothing is written."""
+    sound = app.controller.sound
+    got = saved()
+    volume = got.get("volume", sound.volume)
+    if isinstance(volume, int | float) and not isinstance(volume, bool):
+        sound.volume = min(max(float(volume), 0.0), 1.0)
+    sound.muted = True if app.embed else bool(got.get("muted", False))
 
 
 async def _fetch() -> None:

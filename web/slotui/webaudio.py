@@ -22,11 +22,11 @@ from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from slotui import jspage
 from slotui.jspage import nil
+from slotui.jssound import SOUND_KEY, saved
 from slotui.cues import WAVES, Cue, Sound, install
 
 __all__ = ["SOUND_KEY", "WebAudioOut", "attach", "attach_app", "flat"]
 
-SOUND_KEY = "slotstudio:v1:sound"
 _WAVE = {w: i for i, w in enumerate(WAVES)}
 
 
@@ -61,25 +61,10 @@ class WebAudioOut:
         self.audio.setLevel(volume, muted)
 
 
-def _saved() -> dict[str, Any]:
-    raw = jspage.window.localStorage.getItem(SOUND_KEY)
-    if nil(raw):
-        return {}
-    try:
-        text = str(raw)
-        saved = json.loads(text) if len(text) < 200 else {}
-        return saved if isinstance(saved, dict) else {}
-    except ValueError:  # unreadable: dropped, never fatal
-        jspage.window.localStorage.removeItem(SOUND_KEY)
-        return {}
-
-
 async def attach(sound: Sound, *, embed: bool, save: bool, stats: Any | None) -> list[Any]:
-    """Give ``sound`` its output once ``sound.js`` has loaded; the proxies to keep alive."""
-    saved = _saved()
-    volume = saved.get("volume", sound.volume)
-    sound.volume = min(max(float(volume), 0.0), 1.0) if isinstance(volume, int | float) else sound.volume
-    sound.muted = True if embed else bool(saved.get("muted", False))
+    """Give ``sound`` its output once ``sound.js`` has loaded; the proxies to keep alive.
+    Its settings are the player's as they stand (`jssound.restore` put the saved ones on the
+    stand-in at the start, and a mute pressed since is kept)."""
     module = await jspage.STUDIO.loadSound()
     audio = module.createAudio()
     sound.attach(WebAudioOut(audio))
@@ -103,6 +88,10 @@ async def attach(sound: Sound, *, embed: bool, save: bool, stats: Any | None) ->
             stats.soundMuted = s.muted
 
     sound.changed.append(changed)
+    kept = saved()
+    if save and not embed and (kept.get("muted", False), kept.get("volume", sound.volume)) != (
+        sound.muted, sound.volume):
+        changed(sound)  # the player changed them on the stand-in, before the sound code came
     if stats is not None:
         stats.sounds = to_js([])
         stats.soundMuted = sound.muted
