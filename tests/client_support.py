@@ -307,10 +307,13 @@ def play_through(s: Session, *, buy: bool = False) -> list[ev.Event]:
     return out
 
 
-def _first_round(seed: int, settings: dict[str, int], answers: tuple[str, ...] = ()) -> tuple[Session, list[ev.Event]]:
-    """Play the first round of a seeded session: ``answers`` for the first decisions, then
-    the first choice of every decision (what autoplay takes: start, spin, collect)."""
-    s = Session(GAME, seed=seed, settings=settings)
+def _first_round(
+    seed: int, settings: dict[str, int], answers: tuple[str, ...] = (), game: str = GAME
+) -> tuple[Session, list[ev.Event]]:
+    """Play the first round of a seeded session of ``game``: ``answers`` for the first
+    decisions, then the first choice of every decision (what autoplay takes: start, spin,
+    collect)."""
+    s = Session(game, seed=seed, settings=settings)
     events = s.spin()
     queue = list(answers)
     while s.pending is not None:
@@ -321,14 +324,14 @@ def _first_round(seed: int, settings: dict[str, int], answers: tuple[str, ...] =
     return s, events
 
 
-def _is_kind(kind: str, seed: int, settings: dict[str, int]) -> bool:
+def _is_kind(kind: str, seed: int, settings: dict[str, int], game: str) -> bool:
     if kind.startswith("gamble_"):
-        _, events = _first_round(seed, settings)
+        _, events = _first_round(seed, settings, game=game)
         if not any(isinstance(e, ev.ChoiceMade) and e.kind == "collect_or_gamble" for e in events):
             return False
         if any(isinstance(e, ev.FreeSpinsAwarded) for e in events):
             return False
-        _, events = _first_round(seed, settings, ("gamble", "red"))
+        _, events = _first_round(seed, settings, ("gamble", "red"), game)
         ends = [e for e in events if isinstance(e, ev.GambleEnd)]
         cards = [e for e in events if isinstance(e, ev.GambleCard)]
         if kind == "gamble_won":  # the first red wins and the gamble goes on (then collected)
@@ -336,7 +339,7 @@ def _is_kind(kind: str, seed: int, settings: dict[str, int]) -> bool:
         if kind == "gamble_lost":
             return bool(ends) and ends[0].reason == "lost"
         return bool(ends) and ends[0].reason == "limit"
-    _, events = _first_round(seed, settings)
+    _, events = _first_round(seed, settings, game=game)
     if kind == "free_spins":
         return any(isinstance(e, ev.FreeSpinsAwarded) for e in events)
     if kind == "retrigger":
@@ -349,22 +352,26 @@ def _is_kind(kind: str, seed: int, settings: dict[str, int]) -> bool:
         return any(isinstance(e, ev.ChoiceMade) and e.kind == "collect_or_gamble" for e in events) and not any(
             isinstance(e, ev.FreeSpinsAwarded) for e in events
         )
-    if kind == "loss":
-        return not any(isinstance(e, ev.DecisionPending) for e in events) and not any(
-            isinstance(e, ev.LineWin | ev.ScatterWin) for e in events
+    if kind == "loss":  # a game's own wins (a prize on the reels) are in the round's end
+        return (
+            not any(isinstance(e, ev.DecisionPending) for e in events)
+            and not any(isinstance(e, ev.LineWin | ev.ScatterWin) for e in events)
+            and all(e.win == 0 for e in events if isinstance(e, ev.RoundEnd))
         )
     raise ValueError(f"unknown kind {kind!r}")
 
 
 @functools.cache
-def find_seed(kind: str, start: int = 0, **settings: int) -> int:
-    """The first session seed from ``start`` whose first round is of ``kind``, found by
-    playing rounds with the engine (``settings`` are the session's operator settings):
+def find_seed(kind: str, start: int = 0, *, game: str = GAME, **settings: int) -> int:
+    """The first session seed from ``start`` whose first round of ``game`` (the rig's
+    unless asked) is of ``kind``, found by playing rounds with the engine (``settings`` are
+    the session's operator settings):
 
     - ``free_spins``: triggers free spins; ``retrigger``: free spins that award more;
       ``expanded``: free spins with an expanded win;
     - ``capped``: free spins that reach the win limit (pass the game's win cap setting, small);
-    - ``win``: a base-game win offered to gamble; ``loss``: no win and no decision;
+    - ``win``: a base-game win offered to gamble; ``loss``: no win and no decision (any
+      game);
     - ``gamble_won``, ``gamble_lost``, ``gamble_limit``: a base-game win whose first
       gamble on red wins (and may go on), loses, or passes the limit (pass the game's
       gamble limit setting).
@@ -373,9 +380,9 @@ def find_seed(kind: str, start: int = 0, **settings: int) -> int:
     True
     """
     for seed in range(start, start + 100_000):
-        if _is_kind(kind, seed, settings):
+        if _is_kind(kind, seed, settings, game):
             return seed
-    raise AssertionError(f"no seed of kind {kind!r} from {start}")
+    raise AssertionError(f"no seed of kind {kind!r} for {game} from {start}")
 
 
 def restore_rig(

@@ -4,9 +4,10 @@ With ``debug=1`` the page lists every cue it scheduled (``slotStats.sounds``: na
 context time), the audio context's state (``slotStats.audio``) and whether sound is off
 (``slotStats.soundMuted``). What is asserted is which cues were scheduled and why, never
 when: a spin schedules one stop per reel, a win its chime and a loss none; every game's
-features (its showcase rounds, replayed) schedule the cues of their events; muted, nothing;
-a hidden tab suspends the context; an embed starts muted until the speaker is tapped. No
-game is named: the shared test game and every registered game are asked.
+losing spin its spin, one stop per reel of that game and no win; every game's features (its
+showcase rounds, replayed) schedule the cues of their events; muted, nothing; a hidden tab
+suspends the context; an embed starts muted until the speaker is tapped. No game is named:
+the shared test game and every registered game are asked.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
+from pyengine.events import Event
 from pyengine.games import GAME_IDS, get_game, plugin
 from pyengine.link import decode, play_link
+from pyengine.session import Session
 from tests.browser import helpers as h
 from tests.browser.fixtures import DESKTOP, GAME, Visit
 from tests.client_support import find_seed
@@ -62,9 +65,9 @@ def wait_sound(page: Page) -> None:
     page.wait_for_function("() => window.slotStats && Array.isArray(window.slotStats.sounds)", timeout=60_000)
 
 
-def open_game(v: Visit, seed: int, extra: str = "") -> Page:
+def open_game(v: Visit, seed: int, extra: str = "", game: str = GAME) -> Page:
     v.page.clock.set_fixed_time(h.PAGE_T0)
-    page = v.goto(f"play.html?game={GAME}&seed={seed}&debug=1{extra}")
+    page = v.goto(f"play.html?game={game}&seed={seed}&debug=1{extra}")
     h.wait_state(page, "ready")
     page.wait_for_selector("#loading", state="hidden", timeout=60_000)
     wait_sound(page)
@@ -139,6 +142,23 @@ def test_a_spin_schedules_one_stop_per_reel_and_a_win_only_when_it_wins(ear: Vis
     gambled = sounds(page)[len(won):]
     assert gambled[0] == "gamble"
     assert gambled[1] in ("gamble_win", "gamble_lose")
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_game_s_losing_spin_schedules_its_spin_and_one_stop_per_reel(ear: Visit, game: str) -> None:
+    """A losing round of each game: its spin, one stop per reel of that game, no win, and
+    only the cues its round's events call for."""
+    seed = find_seed("loss", game=game)
+    page = open_game(ear, seed, game=game)
+    page.click("#title")  # a tap: the audio context starts
+    running(page)
+    spin_to_rest(page)
+    got = sounds(page)
+    assert got.count("spin") == 1, got
+    assert got.count("reel_stop") == reels(game), got
+    assert not [n for n in got if n.startswith("win_")], got
+    wanted = _called_for(Session(game, seed=seed).spin(), game)
+    assert [n for n in got if n not in EXTRA] == wanted, (game, got)
 
 
 SOUND_CODE = ("slotui/cues.", "slotui/webaudio.")
@@ -288,8 +308,8 @@ def test_an_embed_starts_muted_until_the_speaker_is_tapped(ear: Visit) -> None:
 
 
 # -- every game's features: its showcase rounds replayed -------------------------------------------
-def _expected(token: str, game: str) -> list[str]:
-    """The cues the events of the round ``token`` links to call for (`slotui.cues.cue_of`)."""
+def _called_for(events: list[Event], game: str) -> list[str]:
+    """The cues a round's events call for (`slotui.cues.cue_of`, in the game's voice)."""
     import importlib
 
     from slotui.cues import cue_of, voice_of
@@ -297,7 +317,12 @@ def _expected(token: str, game: str) -> list[str]:
 
     importlib.import_module(plugin(game).screen)
     v = voice_of(screen_for(game).voice)
-    return [f[0] for e in play_link(decode(token)) if (f := cue_of(e, v)) is not None and f[0] not in EXTRA]
+    return [f[0] for e in events if (f := cue_of(e, v)) is not None and f[0] not in EXTRA]
+
+
+def _expected(token: str, game: str) -> list[str]:
+    """The cues the events of the round ``token`` links to call for."""
+    return _called_for(play_link(decode(token)), game)
 
 
 def _cover(game: str, entries: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
