@@ -124,6 +124,12 @@ def test_the_what_if_recomputes_the_exact_rtp_the_command_line_gives(clean_visit
     assert got["edits"] == [edit]
     assert got["rtp"] == pytest.approx(want["rtp"], abs=1e-12)
     assert got["rtp"] != pytest.approx(cli_sheet(game_id)["rtp"], abs=1e-6)
+    # The edited game's exact distribution too, from the page's FFT (web/fft.js) against
+    # numpy's: the same buckets, non-negative and summing to 1.
+    _compare(got, want)
+    probabilities = [b["probability"] for b in got["par_sheet"]["distribution"]["buckets"]]
+    assert min(probabilities) >= 0
+    assert sum(probabilities) == pytest.approx(1, abs=1e-12)
     assert page.locator("[data-fact=whatif-rtp] dd").inner_text() == f"{got['rtp'] * 100:.4f}%"
     # A refused edit: the engine's message, nothing recomputed, the last result kept.
     page.evaluate("() => { window.slotMath.edits = ['strip:nosuchset:1:X:+1']; }")
