@@ -275,21 +275,28 @@ from importlib._bootstrap_external import _code_to_hash_pyc
 
 DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
-def without_docstrings(source, filename):
+def without_docstrings(source, filename, decorated=False):
     # What python -OO leaves out of the standard library (a sixth of its bytecode), with its
-    # asserts kept and every line number unchanged.
+    # asserts kept and every line number unchanged. With decorated, a decorated class keeps
+    # its docstring: @dataclass writes one from inspect.signature for a class that has none,
+    # a cost on every import of the page.
     tree = ast.parse(source, filename)
     for node in ast.walk(tree):
+        if decorated and isinstance(node, ast.ClassDef) and node.decorator_list:
+            continue
         body = node.body if isinstance(node, DOCUMENTED) else None
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
     return tree
 
-def pyc(source, filename, strip=False):
+def pyc(source, filename, strip=False, decorated=False):
     # Unchecked hash-based bytecode: imported without compiling, and never checked against
     # a source file (the unpacked sources get new modification times).
-    code = compile(without_docstrings(source, filename) if strip else source, filename, "exec", dont_inherit=True)
+    # (The tree is not kept in a name: marshal marks the objects referenced twice, and the
+    # tree's references would change the bytes.)
+    code = compile(without_docstrings(source, filename, decorated) if strip else source, filename, "exec",
+                   dont_inherit=True)
     return _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
 
 def entry(name):
@@ -303,7 +310,9 @@ with zipfile.ZipFile("/tmp/stdlib.zip", "w", zipfile.ZIP_STORED) as dst:
 # The engine's and the client's modules that the page imports, as bytecode beside their
 # sources in the zips the page imports from (pyengine/x.pyc next to pyengine/x.py: zipimport
 # takes the .pyc and never compiles), and the compiled methods of their dataclasses
-# (pyengine/x.dataclasses, read by slotui.codecache on the page).
+# (pyengine/x.dataclasses, read by slotui.codecache on the page). Their docstrings are in
+# the sources beside them, not in the bytecode (nothing on the page reads __doc__): about
+# 7 KB less over the wire on the first load.
 MOUNTED = (("/home/pyodide/engine.zip", "/tmp/engine-pyc.zip"), ("/home/pyodide/slotui.zip", "/tmp/client-pyc.zip"))
 for top, out in MOUNTED:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
@@ -313,7 +322,7 @@ for top, out in MOUNTED:
             if not (ours and f.startswith(top + "/") and f.endswith(".py")):
                 continue
             data = m.__loader__.get_data(f)
-            dst.writestr(entry(f[len(top) + 1:] + "c"), pyc(data, f))
+            dst.writestr(entry(f[len(top) + 1:] + "c"), pyc(data, f, strip=True, decorated=True))
             if DATACLASSES.get(m.__name__):
                 dst.writestr(entry(f[len(top) + 1:-3] + codecache.SUFFIX), codecache.dumps(DATACLASSES[m.__name__]))
 `);
@@ -713,19 +722,41 @@ SOUND_MODULES = ("slotui/cues", "slotui/webaudio")
 def sound_zip(out: Path, bytecode: Path) -> None:
     """The sound code (`_is_sound`) as one archive, stored, named as in the checkout
     (slotui/...): `slotui.jssound` puts its folders on the packages' ``__path__``."""
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
-        for p in sorted(_tree_files(WEB / "slotui")):
-            name = p.relative_to(WEB).as_posix()
-            if p.suffix == ".py" and _is_sound(name):
-                zf.writestr(_entry(name), p.read_bytes())
-        with zipfile.ZipFile(bytecode) as extra:
-            for info in extra.infolist():
-                if _is_sound(info.filename):
-                    zf.writestr(_entry(info.filename), extra.read(info))
+    members = {}
+    for p in _tree_files(WEB / "slotui"):
+        name = p.relative_to(WEB).as_posix()
+        if p.suffix == ".py" and _is_sound(name):
+            members[name] = p.read_bytes()
+    with zipfile.ZipFile(bytecode) as extra:
+        for info in extra.infolist():
+            if _is_sound(info.filename):
+                members[info.filename] = extra.read(info)
+    _stored_zip(out, members)
 
 
 def _entry(name: str) -> zipfile.ZipInfo:
     return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+
+
+KINDS = (".py", ".pyc", ".dataclasses")
+"""The order of a code archive's members after its data and metadata: the sources, the
+bytecode, the compiled methods of the dataclasses (`_stored_zip`)."""
+
+
+def _kind_order(name: str) -> tuple[int, str]:
+    suffix = "." + name.rpartition(".")[2] if "." in name.rpartition("/")[2] else ""
+    return (KINDS.index(suffix) + 1 if suffix in KINDS else 0), name
+
+
+def _stored_zip(out: Path, members: Mapping[str, bytes]) -> None:
+    """``members`` (name -> content) as a stored zip (compressed in transit, by brotli or gzip),
+    like beside like: the data and metadata, then every source, every module's bytecode,
+    every compiled dataclass (`KINDS`), each kind by name. Brotli finds nearer matches and
+    its context model fits better than with each module's files side by side: about 2 KB
+    less over the wire for the engine and the client together."""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
+        for name in sorted(members, key=_kind_order):
+            zf.writestr(_entry(name), members[name])
 
 
 def client_zip(
@@ -754,30 +785,27 @@ def client_zip(
     def keep(name: str) -> bool:
         return ours(name) and (sound or not _is_sound(name))
 
-    client = [p for p in _tree_files(WEB / "slotui") if p.suffix == ".py"]
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:
-        for p in sorted(client):
-            name = p.relative_to(WEB).as_posix()
-            if keep(name):
-                zf.writestr(_entry(name.removeprefix(prefix)), p.read_bytes())
-        if bytecode is not None:
-            with zipfile.ZipFile(bytecode) as extra:
-                for info in extra.infolist():
-                    if keep(info.filename):
-                        zf.writestr(_entry(info.filename.removeprefix(prefix)), extra.read(info))
+    members = {}
+    for p in _tree_files(WEB / "slotui"):
+        name = p.relative_to(WEB).as_posix()
+        if p.suffix == ".py" and keep(name):
+            members[name.removeprefix(prefix)] = p.read_bytes()
+    if bytecode is not None:
+        with zipfile.ZipFile(bytecode) as extra:
+            for info in extra.infolist():
+                if keep(info.filename):
+                    members[info.filename.removeprefix(prefix)] = extra.read(info)
+    _stored_zip(out, members)
 
 
 def engine_zip(out: Path, wheel: Path, bytecode: Path) -> None:
     """The engine as the page imports it in place: the wheel's own members (sources, game data,
     metadata), and beside each module the page imports its bytecode (`make_stdlib`), stored,
     so that brotli compresses it in transit (the wheel's members are deflated)."""
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf, zipfile.ZipFile(wheel) as whl:
-        for info in sorted(whl.infolist(), key=lambda i: i.filename):
-            if not info.is_dir():
-                zf.writestr(_entry(info.filename), whl.read(info))
-        with zipfile.ZipFile(bytecode) as extra:
-            for info in extra.infolist():
-                zf.writestr(_entry(info.filename), extra.read(info))
+    with zipfile.ZipFile(wheel) as whl, zipfile.ZipFile(bytecode) as extra:
+        members = {i.filename: whl.read(i) for i in whl.infolist() if not i.is_dir()}
+        members |= {i.filename: extra.read(i) for i in extra.infolist()}
+    _stored_zip(out, members)
 
 
 def _node() -> str:
