@@ -90,15 +90,17 @@ function pow2(re, im, o, M, cos, sin) {
         const w1r = cos[h + k], w1i = sin[h + k];
         const w2r = cos[h2 + k], w2i = sin[h2 + k];
         const a0 = i + k, a1 = a0 + h, a2 = a1 + h, a3 = a2 + h;
+        const x0r = re[a0], x0i = im[a0], x1r = re[a1], x1i = im[a1];
+        const x2r = re[a2], x2i = im[a2], x3r = re[a3], x3i = im[a3];
         // stage h: (a0, a1) and (a2, a3) with w1
-        let xr = re[a1] * w1r - im[a1] * w1i;
-        let xi = re[a1] * w1i + im[a1] * w1r;
-        const p0r = re[a0] + xr, p0i = im[a0] + xi;
-        const p1r = re[a0] - xr, p1i = im[a0] - xi;
-        xr = re[a3] * w1r - im[a3] * w1i;
-        xi = re[a3] * w1i + im[a3] * w1r;
-        const p2r = re[a2] + xr, p2i = im[a2] + xi;
-        const p3r = re[a2] - xr, p3i = im[a2] - xi;
+        let xr = x1r * w1r - x1i * w1i;
+        let xi = x1r * w1i + x1i * w1r;
+        const p0r = x0r + xr, p0i = x0i + xi;
+        const p1r = x0r - xr, p1i = x0i - xi;
+        xr = x3r * w1r - x3i * w1i;
+        xi = x3r * w1i + x3i * w1r;
+        const p2r = x2r + xr, p2i = x2i + xi;
+        const p3r = x2r - xr, p3i = x2i - xi;
         // stage 2h: (a0, a2) with w2, (a1, a3) with w2 (-i)
         xr = p2r * w2r - p2i * w2i;
         xi = p2r * w2i + p2i * w2r;
@@ -115,10 +117,11 @@ function pow2(re, im, o, M, cos, sin) {
     for (let k = 0; k < h; k++) {
       const wr = cos[h + k], wi = sin[h + k];
       const a = o + k, b = a + h;
-      const xr = re[b] * wr - im[b] * wi;
-      const xi = re[b] * wi + im[b] * wr;
-      re[b] = re[a] - xr; im[b] = im[a] - xi;
-      re[a] += xr; im[a] += xi;
+      const ar = re[a], ai = im[a], br = re[b], bi = im[b];
+      const xr = br * wr - bi * wi;
+      const xi = br * wi + bi * wr;
+      re[b] = ar - xr; im[b] = ai - xi;
+      re[a] = ar + xr; im[a] = ai + xi;
     }
   }
 }
@@ -142,11 +145,12 @@ function transform(p) {
   const { c1, s1, c2, s2 } = w;
   for (let k = 0; k < M; k++) {
     const k1 = k + M, k2 = k1 + M;
-    const ar = re[k], ai = im[k];
-    const br = re[k1] * c1[k] - im[k1] * s1[k];
-    const bi = re[k1] * s1[k] + im[k1] * c1[k];
-    const cr = re[k2] * c2[k] - im[k2] * s2[k];
-    const ci = re[k2] * s2[k] + im[k2] * c2[k];
+    const ar = re[k], ai = im[k], xr = re[k1], xi = im[k1], yr = re[k2], yi = im[k2];
+    const w1r = c1[k], w1i = s1[k], w2r = c2[k], w2i = s2[k];
+    const br = xr * w1r - xi * w1i;
+    const bi = xr * w1i + xi * w1r;
+    const cr = yr * w2r - yi * w2i;
+    const ci = yr * w2i + yi * w2r;
     // X[k + sM] = a + b w^s + c w^2s, w = e^(-2 pi i / 3) = -1/2 - i sqrt(3)/2
     const tr = br + cr, ti = bi + ci;
     const ur = ar - tr / 2, ui = ai - ti / 2;
