@@ -119,6 +119,7 @@ PYODIDE_STDLIB = PYODIDE_DIR / "python_stdlib.zip"
 SITE_PAGES = ("index.html", "play.html", "math.html")
 SITE_SCRIPTS = (
     "site.js", "boot.js", "embed.js", "fit.js", "lobby.js", "math.js", "math-worker.js", "fft.js", "sound.js",
+    "words.js",
 )
 SITE_DATA = ("embed.json",)
 """The site's own settings a host may edit: embed.json lists the origins that may embed and
@@ -942,6 +943,7 @@ def _build_into(
     config = {"interpreter": "./pyodide/boot.mjs", "plugins": ps_plugins, "files": files}
     (tmp / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
     ids = list(screens)
+    _catalogues(tmp, screens, plugins)
     _games_json(tmp, python, wheel, ids, plugins, lock, ps_files)
     _showcase_json(tmp, python, ids)
     version, rel_files = _service_worker(tmp, ids)
@@ -1022,6 +1024,24 @@ def _screens_and_snapshot(tmp: Path, made: Path, stdlib: Path, screens: dict[str
     shutil.rmtree(folder)
     if snap is not None:
         _copy(snap, tmp / "pyodide" / "snapshot.bin")
+
+
+def _catalogues(tmp: Path, screens: dict[str, str], plugins: dict[str, str]) -> None:
+    """The message catalogues, one file per language: the shared client's as lang/<lang>.json
+    and each game's (its screen package's ``lang`` folder) as static/games/<id>/lang/<lang>.json,
+    so a page fetches its own language's words alone (web/words.js)."""
+    for p in sorted((WEB / "slotui" / "lang").glob("*.json")):
+        _copy(p, tmp / "lang" / p.name)
+    folders = {gid: WEB / _screen_path(screen) for gid, screen in screens.items()}
+    folders |= {gid: ROOT / module.replace(".", "/") for gid, module in plugins.items()}
+    for gid, folder in folders.items():
+        where = folder if folder.is_dir() else folder.parent
+        found = sorted((where / "lang").glob("*.json"))
+        if not found:
+            log(f"the game {gid} has no catalogue in {where / 'lang'}: every game's screen needs its words")
+            sys.exit(1)
+        for p in found:
+            _copy(p, tmp / "static" / "games" / gid / "lang" / p.name)
 
 
 def _games_json(

@@ -23,7 +23,8 @@ from slotui import stage as stage_module
 from slotui.beats import screen_for
 from slotui.canvas import Canvas, RecordingCanvas
 from slotui.controller import Controller
-from slotui.freespins import FreeSpins, FreeSpinsWords
+from slotui import words
+from slotui.freespins import FreeSpins
 from slotui.gamble import CARD_BACK, card_size
 from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
 from slotui.pages import PageContext, buy_html, page_context, page_html
@@ -212,7 +213,8 @@ def test_history_names_features_as_the_game_does() -> None:
             r.controller.queue.clear()
     history = r.session.history
     assert history[-1].features == ("free_spins",)
-    named = GameScreen(feature_names={"free_spins": "Magic Spins"})
+    words.provide("tests.named_features", "en", {"feature_name.free_spins": "Magic Spins"})
+    named = GameScreen(words=words.of("tests.named_features"))
     assert "· Magic Spins" in page("history", named, ctx(history=history))
     assert "· free spins" in page("history", GameScreen(), ctx(history=history))
 
@@ -303,20 +305,23 @@ def test_the_renderer_draws_each_overlay_in_its_place() -> None:
 
 
 # -- the shared free-spins presentation ----------------------------------------------------------------
-WORDS = FreeSpinsWords(
-    counter="SPIN {n}/{total} · {win}",
-    retrigger="{count} EXTRA SPINS",
-    retrigger_said="{count} extra spins.",
-    end="FEATURE OVER",
-    end_detail="{win} / {spins}",
-    end_said="Feature over: {win} in {spins}.",
-)
+WORDS = {
+    "freespins.counter": "SPIN {n}/{total} · {win}",
+    "freespins.retrigger": "{count} EXTRA SPINS",
+    "freespins.retrigger_said": "{count} extra spins.",
+    "freespins.end": "FEATURE OVER",
+    "freespins.end_detail": "{win} / {spins}",
+    "freespins.end_said": "Feature over: {win} in {spins}.",
+    "start_label": "GO",
+}
+"""A game's own words for the shared free spins (its catalogue overrides the shared one)."""
 
 
 def test_free_spins_speak_the_game_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any game's screen can use the shared free spins with its own words and no intro."""
-    shared = FreeSpins(WORDS)
-    screen = GameScreen(handlers=shared.handlers, status=shared.status, start_label="GO")
+    words.provide("tests.own_words", "en", WORDS)
+    shared = FreeSpins()
+    screen = GameScreen(handlers=shared.handlers, status=shared.status, words=words.of("tests.own_words"))
     monkeypatch.setitem(stage_module._SCREENS, GAME, screen)
     r = make_rig(find_seed("retrigger"), turbo=True)
     c = r.controller
@@ -353,8 +358,10 @@ def test_free_spins_speak_the_game_words(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_free_spins_come_back_after_a_reload_in_the_game_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    shared = FreeSpins(WORDS)
-    screen = GameScreen(handlers=shared.handlers, status=shared.status, rebuild=shared.rebuild)
+    words.provide("tests.own_words", "en", WORDS)
+    shared = FreeSpins()
+    screen = GameScreen(handlers=shared.handlers, status=shared.status, rebuild=shared.rebuild,
+                        words=words.of("tests.own_words"))
     monkeypatch.setitem(stage_module._SCREENS, GAME, screen)
     r = make_rig(find_seed("retrigger"), turbo=True)
     r.press("spin")

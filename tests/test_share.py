@@ -19,6 +19,7 @@ from pyengine import events as ev
 from pyengine.games import game_ids
 from pyengine.link import decode, play_link
 from pyengine.session import Session
+from slotui.stage import GameScreen
 from slotui.pages import page_context, page_html
 from slotui.controller import Controller
 from slotui.pick import board as pick_board
@@ -129,5 +130,7 @@ class _NoPages:
     paytable = None
     rules = None
     buy = None
+    word = staticmethod(GameScreen().word)
+    symbol = staticmethod(GameScreen().symbol)
     feature_names: ClassVar[dict[str, str]] = {}
     history_board = None

@@ -2,11 +2,18 @@
 popout, 1024x576 and 1280x800, each in portrait and landscape. Nothing is cut off: every
 visible control lies inside the window, no button's word overflows it, no canvas text
 overlaps another or leaves the canvas (``slotStats.textProblems``), and the free-play badge
-is on screen. A screenshot of each goes to test-artifacts/sizes/."""
+is on screen. Each game's pages go through the site's three languages and three
+currencies (every language with every currency, and each language in the demo money), so
+the words of every language are fitted at small and large sizes alike, and every text on
+the page and on the canvas comes from the language's catalogue (``slotStudio.strays``).
+A screenshot of each goes to test-artifacts/sizes/."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import json
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
@@ -20,6 +27,29 @@ pytestmark = pytest.mark.browser
 SIZES = ((320, 568), (375, 667), (412, 915), (400, 225), (1024, 576), (1280, 800))
 VIEWPORTS = tuple(dict.fromkeys(v for w, ht in SIZES for v in ((w, ht), (ht, w))))
 """Each size in portrait and in landscape."""
+LANGS = ("en", "de", "es")
+COMBOS = tuple((lang, cur) for cur in ("EUR", "USD", "GBP") for lang in LANGS) + tuple((lang, "") for lang in LANGS)
+"""(language, currency) of each page in turn: every language with every currency, and in the
+demo money ("")."""
+CATALOGUES = Path(__file__).resolve().parents[1] / "web" / "slotui" / "lang"
+
+TEXTS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('[hidden], dialog:not([open]), #debug, #loading, .visually-hidden')) continue;
+    const st = getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden') continue;
+    const t = n.textContent.trim();
+    if (t) out.push(t);
+  }
+  for (const el of document.querySelectorAll('.app [aria-label], .app [title]')) {
+    if (el.closest('[hidden]')) continue;
+    for (const a of ['aria-label', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out;
+}"""
 
 CHECK = """() => {
   const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
@@ -52,18 +82,23 @@ def test_nothing_is_cut_off_at_any_embed_size(browser: Browser, server: Any, gam
     out = ARTIFACTS / "sizes"
     out.mkdir(parents=True, exist_ok=True)
     seen: dict[str, dict[str, Any]] = {}
-    for width, height in VIEWPORTS:
+    for i, (width, height) in enumerate(VIEWPORTS):
+        lang, currency = COMBOS[i % len(COMBOS)]
+        money = f"&currency={currency}" if currency else ""
         context, watch = h.new_context(
             browser, h.origin_of(server.url), viewport={"width": width, "height": height}, bypass_csp=True
         )
         try:
             page = context.new_page()
-            page.goto(f"{server.url}play.html?game={game}&embed=1&debug=1&seed=5")
+            page.goto(f"{server.url}play.html?game={game}&embed=1&debug=1&seed=5&lang={lang}{money}")
             ready = "() => document.documentElement.dataset.state === 'ready' && window.slotStats"
             page.wait_for_function(ready, timeout=h.READY_TIMEOUT_MS)
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-            seen[f"{width}x{height}"] = page.evaluate(CHECK)
-            page.screenshot(path=str(out / f"{game}-{width}x{height}.png"))
+            got = page.evaluate(CHECK)
+            got["lang"] = lang
+            got["strays"] = page.evaluate("(t) => window.slotStudio.strays(t)", page.evaluate(TEXTS))
+            seen[f"{width}x{height} {lang} {currency or 'demo money'}"] = got
+            page.screenshot(path=str(out / f"{game}-{width}x{height}-{lang}-{currency or 'demo'}.png"))
             assert watch.page_errors == [], watch.page_errors
         finally:
             context.close()
@@ -71,4 +106,6 @@ def test_nothing_is_cut_off_at_any_embed_size(browser: Browser, server: Any, gam
         assert got["cut"] == [], f"{game} at {size}: cut off {got['cut']}"
         assert got["overflow"] == [], f"{game} at {size}: words wider than their buttons {got['overflow']}"
         assert got["problems"] == [], f"{game} at {size}: canvas texts {got['problems'][:3]}"
-        assert got["badge"] == {"text": "Free play · no real money", "shown": True, "inside": True}, size
+        badge = json.loads((CATALOGUES / f"{got['lang']}.json").read_text(encoding="utf-8"))["page.free_badge"]
+        assert got["badge"] == {"text": badge, "shown": True, "inside": True}, size
+        assert got["strays"] == [], f"{game} at {size}: words from no catalogue"

@@ -8,12 +8,13 @@
 import { ROOT, decimals, el, formatMoney, loadGames, registerServiceWorker, whenIdle } from "./site.js";
 import { createEmbed, parseHosts, watchHeight } from "./embed.js";
 import { fitBar } from "./fit.js";
+import { LOCALES, applyWords, chooseLang, fill, loadWords } from "./words.js";
 
 const root = document.documentElement;
 const $ = (sel) => document.querySelector(sel);
 
 /** URL parameters play.html understands. */
-const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract", "host", "currency"];
+const PARAMS = ["game", "bet", "seed", "embed", "debug", "replay", "attract", "host", "currency", "lang"];
 const SEED_MAX = (1n << 64n) - 1n;
 /** sessionStorage: the save a reloaded tab takes over from another tab (studio.claim). */
 const TAKE_OVER = "slotstudio:take-over";
@@ -234,10 +235,10 @@ const studio = {
     }
     try {
       await navigator.clipboard.writeText(url);
-      studio.notice("The link to this round is copied: paste it anywhere to share the round.");
+      studio.notice(say("share.copied"));
       return done("clipboard");
     } catch {
-      studio.notice(`Copy this link to share the round: ${url}`);
+      studio.notice(say("share.copy_this", { url }));
       return done("shown");
     }
   },
@@ -318,14 +319,14 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host, currency.`]);
+      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host, currency, lang.`]);
     } else if (seen.has(key)) {
       problems.push([`The parameter “${key}” is given more than once.`]);
     }
     seen.add(key);
   }
   // Absent values are `undefined`, which Pyodide gives Python as None (JS null would be jsnull).
-  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false, host: undefined, currency: undefined };
+  const params = { game: undefined, bet: undefined, seed: undefined, embed: false, debug: false, replay: undefined, attract: false, host: undefined, currency: undefined, lang: "en" };
   let bet = null;
   const list = games.games;
   const gameLinks = () => {
@@ -404,6 +405,11 @@ function parseParams(search, games) {
     else if (currencyText.toUpperCase() !== game.currency) params.currency = currencyText.toUpperCase();
   }
 
+  // The language of every word (web/words.js): lang=, else the browser's, else English.
+  const { lang, problem: langProblem } = chooseLang(query);
+  if (langProblem) problems.push([langProblem]);
+  params.lang = lang;
+
   for (const flag of ["embed", "debug", "attract"]) {
     const v = query.get(flag);
     if (v === null) continue;
@@ -416,14 +422,14 @@ function parseParams(search, games) {
 // -- loading progress ----------------------------------------------------------------------
 // PyScript (polyscript) dispatches `py:progress` on window with a text detail at each stage.
 const STAGES = {
-  "Loading Pyodide": [6, "Loading the Python runtime…"],
-  "Loading Storage": [8, "Loading the Python runtime…"],
-  "Loaded Storage": [10, "Loading the Python runtime…"],
-  "Loading interpreter": [12, "Loading the Python runtime…"],
-  "Loaded interpreter": [78, "Starting Python…"],
-  "Loading files": [80, "Unpacking the game…"],
-  "Loaded files": [88, "Unpacking the game…"],
-  "Loaded Pyodide": [90, "Starting the game…"],
+  "Loading Pyodide": [6, "loading.runtime"],
+  "Loading Storage": [8, "loading.runtime"],
+  "Loaded Storage": [10, "loading.runtime"],
+  "Loading interpreter": [12, "loading.runtime"],
+  "Loaded interpreter": [78, "loading.python"],
+  "Loading files": [80, "loading.unpacking"],
+  "Loaded files": [88, "loading.unpacking"],
+  "Loaded Pyodide": [90, "loading.game"],
 };
 let progressValue = 0;
 let creepTarget = 0;
@@ -455,7 +461,7 @@ function creepTo(target) {
 function finishProgress() {
   clearInterval(creepTimer);
   creepTimer = 0;
-  setProgress(100, "Ready");
+  setProgress(100, say("loading.ready"));
   $("#loading").setAttribute("aria-hidden", "true");
   $("#game").removeAttribute("aria-busy");
 }
@@ -464,7 +470,7 @@ addEventListener("py:progress", ({ detail }) => {
   marks[`py:${detail}`] ??= performance.now();
   const stage = STAGES[detail];
   if (!stage) return;
-  setProgress(stage[0], stage[1]);
+  setProgress(stage[0], say(stage[1]));
   if (detail === "Loading interpreter") creepTo(74);
   else if (detail === "Loaded interpreter") creepTo(0);
 });
@@ -494,6 +500,23 @@ function loading() {
   return root.dataset.state === "loading";
 }
 
+/**
+ * The shared catalogue's words for `key` (web/words.js), its {fields} from `args`. Before the
+ * catalogue has arrived (the list of games unreachable), the English of lang/en.json that
+ * the page carries for that case alone.
+ */
+function say(key, args = {}) {
+  const words = studio.words?.shared ?? EARLY_WORDS;
+  return fill(words[key] ?? EARLY_WORDS[key] ?? key, args);
+}
+
+/** What the page can say before any catalogue has arrived: why it could not load. */
+const EARLY_WORDS = {
+  "error.could_not_start": "The game could not start.",
+  "error.could_not_load": "The game could not load. Check the connection and reload the page.",
+  "error.games_list": "The list of games could not be loaded. Check the connection and reload the page.",
+};
+
 function loadFailed(text, details) {
   if (!loading()) return;
   console.error("[slot-studio]", text, details ?? "");
@@ -502,15 +525,15 @@ function loadFailed(text, details) {
 
 addEventListener("error", (event) => {
   const message = event.message || String(event.error ?? "");
-  if (loading()) loadFailed("The game could not start.", message);
+  if (loading()) loadFailed(say("error.could_not_start"), message);
   else if (/PythonError/.test(message)) {
-    studio.notice("Something went wrong. Reload the page to continue.");
+    studio.notice(say("error.something_wrong"));
     studio.post("error", { message });
   }
 });
 addEventListener("unhandledrejection", (event) => {
   const reason = event.reason;
-  loadFailed("The game could not load. Check the connection and reload the page.", reason?.stack ?? String(reason));
+  loadFailed(say("error.could_not_load"), reason?.stack ?? String(reason));
 });
 
 // -- the loading screen's art -----------------------------------------------------------------
@@ -774,11 +797,11 @@ async function startPython(game, painted) {
   let watchdog = 0;
   script.addEventListener("py:done", () => {
     marks.pyDone = performance.now();
-    watchdog = setTimeout(() => loadFailed("The game did not start.", "main.py finished without reporting ready"), READY_WATCHDOG_MS);
+    watchdog = setTimeout(() => loadFailed(say("error.did_not_start"), "main.py finished without reporting ready"), READY_WATCHDOG_MS);
   });
   script.addEventListener("py:ready", () => {
     marks.pyReady = performance.now();
-    setProgress(92, `Starting ${game.name}…`);
+    setProgress(92, say("loading.starting", { game: game.name }));
   });
   new MutationObserver(() => {
     if (!loading()) clearTimeout(watchdog);
@@ -790,7 +813,7 @@ async function startPython(game, painted) {
   mpyConfig.setAttribute("src", "./pyscript.json");
   document.body.append(script, mpyConfig);
 
-  setProgress(4, "Loading the Python runtime…");
+  setProgress(4, say("loading.runtime"));
   const core = await import("./pyscript/core.js");
   marks.pyscript = performance.now();
   // The pictures of the game's first frame (its reel symbols, background, frame and logo)
@@ -818,8 +841,8 @@ async function startPython(game, painted) {
     const { stderr } = wrap.io;
     wrap.io.stderr = (error, ...rest) => {
       if (error instanceof Error) {
-        if (loading()) loadFailed("The game could not start.", error.message);
-        else studio.fail("The game stopped because of an error. Reload the page to continue.", error.message);
+        if (loading()) loadFailed(say("error.could_not_start"), error.message);
+        else studio.fail(say("error.stopped_reload"), error.message);
       }
       return stderr(error, ...rest);
     };
@@ -832,7 +855,7 @@ async function main() {
   try {
     games = await loadGames();
   } catch (err) {
-    loadFailed("The list of games could not be loaded. Check the connection and reload the page.", String(err));
+    loadFailed(say("error.games_list"), String(err));
     return;
   }
   studio.games = games;
@@ -852,6 +875,15 @@ async function main() {
   studio.params = params;
   studio.game = game;
   studio.bet = bet;
+  // The catalogues of the page's language, fetched beside the runtime; Python reads them
+  // (slotui.jswords) and the page's own words are put on it at once.
+  studio.wordsReady = loadWords(params.lang, game).then((words) => {
+    studio.words = words;
+    root.lang = params.lang;
+    const missing = applyWords(document, words.shared);
+    if (params.debug) studio.missingWords = missing;
+    return words;
+  });
   if (embedded) watchHeight((type, detail) => studio.post(type, detail));
   const fitted = fitBar($(".bar"));
   if (params.debug) window.slotFit = fitted;
@@ -860,7 +892,7 @@ async function main() {
   $("#loading-title").textContent = game.name;
   const shown = params.currency ?? game.currency;
   if (params.currency) {
-    studio.moneyFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: params.currency, currencyDisplay: "narrowSymbol" });
+    studio.moneyFormat = new Intl.NumberFormat(LOCALES[params.lang], { style: "currency", currency: params.currency, currencyDisplay: "narrowSymbol" });
   }
   $("#currency").textContent = params.currency ? "" : game.currency;
   for (const span of document.querySelectorAll(".ap-currency")) span.textContent = shown;
@@ -901,9 +933,10 @@ async function main() {
     }
   }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
   try {
+    await studio.wordsReady;
     await startPython(game, repeat ? null : art);
   } catch (err) {
-    loadFailed("The game could not load. Check the connection and reload the page.", err?.stack ?? String(err));
+    loadFailed(say("error.could_not_load"), err?.stack ?? String(err));
   }
 }
 

@@ -19,6 +19,8 @@ from typing import Any
 from pyengine.link import LinkError, RoundLink, decode
 
 from . import replaymode
+from .watch import title_of
+from .words import tr
 
 __all__ = ["HOLD_MS", "Attract", "links_of", "plain_address", "run"]
 
@@ -30,9 +32,12 @@ ATTRACT_KINDS = ("feature", "jackpot", "tier")
 """The order the entries play in: the features first, then the jackpot and the big wins."""
 
 
-def links_of(entries: Sequence[dict[str, Any]], game: str) -> list[tuple[RoundLink, str]]:
-    """The showcase entries' round links of ``game`` with their titles, features first; an
-    entry whose token does not decode (another version's) is skipped."""
+def links_of(
+    entries: Sequence[dict[str, Any]], game: str, word: Callable[..., str] | None = None
+) -> list[tuple[RoundLink, str]]:
+    """The showcase entries' round links of ``game`` with their titles (`watch.title_of`,
+    through ``word``: the game's screen's words), features first; an entry whose token does
+    not decode (another version's) is skipped."""
     out: list[tuple[RoundLink, str]] = []
     def rank(e: dict[str, Any]) -> int:
         kind = e.get("kind")
@@ -45,7 +50,7 @@ def links_of(entries: Sequence[dict[str, Any]], game: str) -> list[tuple[RoundLi
         except LinkError:
             continue
         if link.game == game:
-            out.append((link, str(e.get("title", ""))))
+            out.append((link, title_of(e, word) if word is not None else str(e.get("title", ""))))
     return out
 
 
@@ -154,7 +159,9 @@ async def run(make_app: Callable[[RoundLink], Any], game: str) -> Attract | None
     from . import jspage, watch
 
     w = jspage.window
-    links = links_of(await watch.load({}, game), game)
+    from .beats import screen_for
+
+    links = links_of(await watch.load({}, game), game, screen_for(game).word)
     plain = plain_address(str(w.location.search))
     if not links:
         w.location.replace(plain)
@@ -174,8 +181,8 @@ async def run(make_app: Callable[[RoundLink], Any], game: str) -> Attract | None
         stats = loop.stats()
         if stats != shown[0]:
             shown[0] = stats
-            text.textContent = f"Watch: {loop.title}"
-            pause.textContent = "Resume" if loop.paused else "Pause"
+            text.textContent = tr("watch.label", title=loop.title)
+            pause.textContent = tr("attract.resume") if loop.paused else tr("attract.pause")
             pause.setAttribute("aria-pressed", "true" if loop.paused else "false")
             app.stats.attract = jspage.js_obj(stats)
 

@@ -17,6 +17,7 @@ from .gamble import GambleOverlay
 from .overlay import IntroCard
 from .stage import Beat, EventHandler, GameScreen, Stage, register_screen, screen_for
 from .view import Banner
+from .words import number, tr
 
 __all__ = [
     "BannerBeat",
@@ -50,7 +51,8 @@ def is_info(e: ev.Event) -> bool:
     return e.category == "info"
 
 
-TIERS = ((150, "EPIC WIN"), (50, "MEGA WIN"), (15, "BIG WIN"))
+TIERS = ((150, "epic"), (50, "mega"), (15, "big"))
+"""The win tiers by the stake multiple they start at; the banner says ``tier.<name>``."""
 
 
 class Timed(Beat):
@@ -116,7 +118,7 @@ def _positions(e: ev.Event) -> list[tuple[int, int]]:
 
 
 def symbol_name(c: Stage, symbol: str) -> str:
-    return str(next((s["name"] for s in c.desc["symbols"] if s["id"] == symbol), symbol))
+    return c.screen.symbol(symbol, str(next((s["name"] for s in c.desc["symbols"] if s["id"] == symbol), symbol)))
 
 
 class WinsBeat(Beat):
@@ -141,11 +143,11 @@ class WinsBeat(Beat):
         v.highlights = sorted({p for w in self.wins for p in _positions(w)})
         if self.tier:
             v.banner = Banner(
-                self.tier, c.amount(self.total), now, tier=len(TIERS) - [n for _, n in TIERS].index(self.tier)
+                tr(f"tier.{self.tier}"), c.amount(self.total), now,
+                tier=len(TIERS) - [n for _, n in TIERS].index(self.tier),
             )
         c.sound.count_up(self.count_ms)
-        words = "Win" if not self.tier else self.tier.title()
-        c.host.announce(f"{words}: {c.fmt(self.total)}")
+        c.host.announce(tr(f"say.win.{self.tier or 'plain'}", win=c.fmt(self.total)))
 
     def update(self, c: Stage, now: float) -> bool:
         elapsed = now - self.t0
@@ -189,17 +191,17 @@ def show_line(c: Stage, w: ev.Event | None) -> None:
         v.line_count = w.count
         v.highlights = _positions(w)
         v.line_amount = c.amount(w.win)
-        v.line_label = f"LINE {w.line} · TOTAL WIN {c.amount(c.meters.win)}"
+        v.line_label = tr("win.line", line=number(w.line), total=c.amount(c.meters.win))
     elif isinstance(w, ev.ScatterWin):
         v.highlights = _positions(w)
-        v.line_label = f"{w.count} SCATTERS: {c.amount(w.win)}"
+        v.line_label = tr("win.scatters", count=number(w.count), win=c.amount(w.win))
     elif isinstance(w, ev.ExpandedWin):
         v.highlights = [(r, row) for r in w.reels for row in range(c.view.reels.rows)]
-        v.line_label = f"{w.lines} LINES × {w.multiplier}: {c.amount(w.win)}"
+        v.line_label = tr("win.expanded", lines=number(w.lines), multiplier=number(w.multiplier), win=c.amount(w.win))
     else:
         v.highlights = _positions(w)
         label = c.screen.win_label
-        v.line_label = label(w, c) if label is not None else f"WIN {c.amount(int(getattr(w, 'win', 0)))}"
+        v.line_label = label(w, c) if label is not None else tr("win.other", win=c.amount(int(getattr(w, "win", 0))))
 
 
 # -- instant events -------------------------------------------------------------------
@@ -220,7 +222,8 @@ def _round_end(e: ev.RoundEnd, c: Stage) -> Beat | None:
     c.view.remove(GambleOverlay)
     c.view.phase = "base"
     c.host.post("roundEnd", {"win": e.win, "balance": e.balance})
-    c.host.announce(f"Round over. Win {c.fmt(e.win)}. Balance {c.fmt(e.balance)}." if e.win else "No win.")
+    said = tr("say.round_over", win=c.fmt(e.win), balance=c.fmt(e.balance)) if e.win else tr("say.no_win")
+    c.host.announce(said)
     c.next_round_in(c.timing.pause * (2 if e.win else 1))
     return None
 
@@ -231,7 +234,7 @@ def _decision(e: ev.DecisionPending, c: Stage) -> Beat | None:
     if e.kind == "gamble" and c.view.gamble is None:
         show_gamble(c, c.session.round_win)
     if e.kind == "collect_or_gamble":
-        c.host.announce(f"Win {c.fmt(c.session.round_win)}: collect or gamble.")
+        c.host.announce(tr("say.collect_or_gamble", win=c.fmt(c.session.round_win)))
     return None
 
 
@@ -251,7 +254,7 @@ def choice(e: ev.ChoiceMade, c: Stage) -> Beat | None:
     if e.kind == "collect_or_gamble" and e.choice == "gamble":
         win = c.session.round_win if c.session.in_round else c.meters.win
         show_gamble(c, win)
-        c.host.announce("Gamble: red or black?")
+        c.host.announce(tr("say.gamble"))
     return None
 
 
@@ -267,12 +270,12 @@ class GambleCardBeat(Timed):
         g.card = self.e.card
         g.flipped_at = now
         g.history = [self.e.card, *g.history][:6]
-        g.result = "YOU WIN" if self.e.won else "YOU LOSE"
+        g.result = tr("gamble.you_win") if self.e.won else tr("gamble.you_lose")
         c.meters.show_win(self.e.win)
         g.win = c.fmt(self.e.win)
         g.potential = c.fmt(self.e.win * 2)
         color = "red" if self.e.color == "red" else "black"
-        c.host.announce(f"The card is {color}. {'You win ' + c.fmt(self.e.win) if self.e.won else 'You lose.'}")
+        c.host.announce(tr(f"say.card.{color}.{'won' if self.e.won else 'lost'}", win=c.fmt(self.e.win)))
         self.ms = c.timing.line_show * 0.8
 
     def update(self, c: Stage, now: float) -> bool:
@@ -289,7 +292,7 @@ def _gamble_end(e: ev.GambleEnd, c: Stage) -> Beat | None:
     c.meters.show_win(e.win)
     c.view.remove(GambleOverlay)
     if e.reason == "limit":
-        c.host.announce("Gamble limit reached: the win is collected.")
+        c.host.announce(tr("say.gamble_limit"))
     return None
 
 
@@ -328,9 +331,9 @@ class JackpotBeat(BannerBeat):
         super().start(c, now)
         amount = self.e.amount
         c.meters.add_jackpot(amount, now)
-        c.view.banner = Banner("TIME JACKPOT", f"YOU WIN {c.fmt(amount)}", now, tier=4)
+        c.view.banner = Banner(tr("jackpot.title"), tr("jackpot.you_win", amount=c.fmt(amount)), now, tier=4)
         c.host.post("jackpotWin", {"amount": amount})
-        c.host.announce(f"Time jackpot won: {c.fmt(amount)}!")
+        c.host.announce(tr("say.jackpot", amount=c.fmt(amount)))
         self.ms = c.timing.line_show * 2.2
 
     def done(self, c: Stage) -> None:

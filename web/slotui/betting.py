@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pyengine.errors import EngineError
 
 from .table import Table
+from .words import tr
 
 __all__ = ["BetControls"]
 
@@ -66,7 +67,7 @@ class BetControls:
             return
         s = self.session
         if not self._max_bet_covered():
-            self.message = f"Max Bet needs a balance of {self.fmt(s.game.bets.max_bet.total)}."
+            self.message = tr("refusal.max_bet", balance=self.fmt(s.game.bets.max_bet.total))
             self.host.announce(self.message)
             return
         if s.bet == s.game.bets.bet_max(s.bet, s.balance) and not self.presenting and not s.in_round:
@@ -90,5 +91,5 @@ class BetControls:
             return
         bet = s.set_bet(bets.fit(s.bet, s.balance))
         self.host.save(s.snapshot())
-        self.message = f"Bet lowered to {self.fmt(bet.total)}: the balance covers no more."
+        self.message = tr("notice.bet_lowered", bet=self.fmt(bet.total))
         self.host.announce(self.message)

@@ -28,7 +28,7 @@ from pyengine.games import plugin, register
 from pyengine.model import Bet
 from pyengine.session import Session
 from pyengine.values import json_depth
-from slotui import attract, codecache, jsembed, jspage, jssound, pages, replaymode, watch
+from slotui import attract, codecache, jsembed, jspage, jssound, jswords, pages, replaymode, watch
 from slotui.controller import Controller
 from slotui.jscanvas import RASTERS, CheckedCanvas, JsCanvas, raster
 from slotui.jspage import js_obj, mark, nil, pixel_ratio, wall_clock
@@ -37,6 +37,7 @@ from slotui.keys import action_for_key
 from slotui.layout import BACKGROUND, FRAME, LOGO, Layout, compute_layout
 from slotui.pick import board
 from slotui.render import draw
+from slotui.words import decimal, tr
 
 # The page's globals, bound by `main` (this module is imported, without a page, when the
 # build makes the Python snapshot: importing it there must not touch the browser).
@@ -70,15 +71,8 @@ def save_key(params: Any) -> str:
     return f"slotstudio:{STORAGE_VERSION}:{params.game}{suffix}"
 
 
-BUSY_TEXT = (
-    "This game is being played in another tab of this browser. Only one tab plays it at a time, "
-    "so this one waits."
-)
-LOST_TEXT = (
-    "This game is now being played in another tab of this browser, so this tab has stopped "
-    "(only one tab plays it at a time)."
-)
-TAKE_OVER_LABEL = "Play here instead"
+BUSY_TEXT, LOST_TEXT, TAKE_OVER_LABEL = "tabs.busy", "tabs.lost", "tabs.take_over"
+"""The catalogue keys of what a tab that does not play the game says, and of its button."""
 
 
 class App:
@@ -160,19 +154,17 @@ class App:
                 session = Session.restore(str(text), game=self.game_id, clock=wall_clock)
             except OldVersionError as exc:  # another version of the game: keep what the save held
                 session = Session(self.game_id, seed=self.seed, clock=wall_clock, balance=exc.balance)
-                fmt = session.game.bets.format
-                given = f", with the stake of its unfinished round ({fmt(exc.refund)}) given back" if exc.refund else ""
-                STUDIO.notice(
-                    f"Your saved game was made by another version of {session.game.name}, so its rounds cannot "
-                    f"go on. Its balance of {fmt(exc.balance)} is kept{given}."
-                )
+                per = session.game.bets.minor_per_major
+                said = {"game": session.game.name, "balance": decimal(exc.balance, per),
+                        "refund": decimal(exc.refund, per)}
+                STUDIO.notice(tr("save.old_version_refund" if exc.refund else "save.old_version", **said))
                 if self.held:
                     window.localStorage.setItem(self.key, session.snapshot())
             except Exception as exc:  # whatever is stored, the page comes back with a fresh session
                 if self.held:  # (the tab that holds the save decides about it)
                     window.localStorage.removeItem(self.key)
-                why = str(exc) if isinstance(exc, SnapshotError) else f"it could not be read: {type(exc).__name__}"
-                STUDIO.notice(f"Your saved game could not be restored ({why[:300]}). A new demo session has started.")
+                why = str(exc) if isinstance(exc, SnapshotError) else tr("save.unreadable", error=type(exc).__name__)
+                STUDIO.notice(tr("save.not_restored", why=why[:300]))
         if session is None:
             session = Session(self.game_id, seed=self.seed, clock=wall_clock)
         bet = params.bet
@@ -413,7 +405,7 @@ class App:
             confirm = document.getElementById("buy-confirm")
             if not nil(confirm):
                 confirm.disabled = c.buy_blocked() is not None
-                confirm.textContent = f"Buy for {c.fmt(c.buy_price())}"
+                confirm.textContent = tr("buy.confirm", price=c.fmt(c.buy_price()))
         elif kind == "settings":
             document.getElementById("set-reduced").checked = c.reduced_motion
             document.getElementById("set-turbo").checked = c.turbo
@@ -590,11 +582,12 @@ class App:
         overlay = board(self.controller)
         return None if overlay is None else js_obj(overlay.stats(self.layout, pixel_ratio()))
 
-    def stop(self, text: str) -> None:
+    def stop(self, key: str) -> None:
         """Play nothing more and save nothing more here (another tab plays the game); say so
-        and offer to play here instead."""
+        (the catalogue's ``key``) and offer to play here instead."""
+        text = tr(key)
         self.controller.lock(text)
-        STUDIO.notice(text, js_obj({"label": TAKE_OVER_LABEL, "run": self._take_over}))
+        STUDIO.notice(text, js_obj({"label": tr(TAKE_OVER_LABEL), "run": self._take_over}))
 
     def on_lost(self) -> None:
         """Another tab took the game's save over (`slotStudio.claim`): stop at once."""
@@ -610,7 +603,7 @@ class App:
         self.stop(LOST_TEXT)
 
     def fail(self, exc: BaseException) -> None:
-        STUDIO.fail(f"The game stopped because of an error: {exc}")
+        STUDIO.fail(tr("error.stopped", error=exc))
 
     async def start(self) -> None:
         mark("py:controller")
@@ -662,7 +655,7 @@ class App:
         reset = document.getElementById("set-reset")
         if not nil(reset):
             self.listen(reset, "click", self.on_reset)
-        self._proxies.append(self.page.share_from_history(f"{self.controller.desc['name']}: a round to watch"))
+        self._proxies.append(self.page.share_from_history(tr("share.title", game=self.controller.desc["name"])))
         document.getElementById("title").textContent = self.controller.desc["name"]
         jssound.restore(self)  # the saved mute and volume, shown from the first frame
         self.controller.resume()
@@ -769,6 +762,7 @@ async def main() -> None:
     _bind_page()
     try:
         await load_screen(str(STUDIO.params.game))
+        _keep = await jswords.load(str(STUDIO.params.game), debug=bool(STUDIO.params.debug))  # the page's language
         mark("py:screen")
         if STUDIO.params.attract:  # the showcase's rounds in a loop, read only (slotui.attract)
             await attract.run(lambda link: App(replay=link), str(STUDIO.params.game))
@@ -792,6 +786,6 @@ async def main() -> None:
         await app.start()
     except Exception as exc:
         STUDIO.post("error", js_obj({"message": str(exc)}))
-        STUDIO.fail(f"The game could not start: {exc}")
+        STUDIO.fail(tr("error.start", error=exc))
         raise
 

@@ -29,6 +29,7 @@ from .render import GOLD, INK, draw_symbol
 from .stage import Beat, EventHandler, Stage
 from .timing import clamp01, ease_out_back, ease_out_cubic
 from .view import View
+from .words import number, tr
 
 __all__ = ["CascadeBeat", "CascadeBoard", "Cascades", "MultiplierMeter", "StepBeat", "fall_plan"]
 
@@ -347,7 +348,7 @@ class Cascades:
         meter = _meter(c) or self.meter(c)
         meter.value = e.multiplier
         meter.changed_at = c.now
-        c.host.announce(f"Multiplier ×{e.multiplier}.")
+        c.host.announce(tr("cascade.say_multiplier", x=number(e.multiplier)))
         return None
 
     def clear(self, c: Stage) -> None:

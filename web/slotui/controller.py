@@ -33,6 +33,7 @@ from .sound import Sound
 from .table import Host
 from .timing import NORMAL, REDUCED, TURBO, Timing
 from .view import View
+from .words import decimal, number, tr
 
 __all__ = ["STOP_REASONS", "Controller", "Host", "stop_reason"]
 
@@ -40,20 +41,20 @@ KNOWN_DECISIONS = frozenset({"collect_or_gamble", "gamble", "feature_start", "fr
 """The decisions with their own controls; any other is answered on a board of its choices."""
 
 STOP_REASONS = {
-    StopReason.ROUNDS: "Autoplay finished its rounds.",
-    StopReason.LOSS_LIMIT: "Autoplay stopped: the loss limit would be passed.",
-    StopReason.BALANCE: "Autoplay stopped: the balance is too low for the bet.",
-    StopReason.SINGLE_WIN: "Autoplay stopped: a win exceeded the single-win limit.",
-    StopReason.FEATURE: "Autoplay stopped: {feature} won!",
-    StopReason.PLAYER: "Autoplay stopped.",
+    StopReason.ROUNDS: "autoplay.stop.rounds",
+    StopReason.LOSS_LIMIT: "autoplay.stop.loss_limit",
+    StopReason.BALANCE: "autoplay.stop.balance",
+    StopReason.SINGLE_WIN: "autoplay.stop.single_win",
+    StopReason.FEATURE: "autoplay.stop.feature",
+    StopReason.PLAYER: "autoplay.stop.player",
 }
-"""Why autoplay stopped; ``{feature}`` is the game's feature (`stop_reason`)."""
+"""The catalogue key of why autoplay stopped; ``{feature}`` is the game's feature (`stop_reason`)."""
 
 
 def stop_reason(reason: StopReason, game_id: str) -> str:
     """The message for ``reason`` in game ``game_id`` (its feature named as the game names it)."""
     importlib.import_module(plugin(game_id).screen)
-    return STOP_REASONS[reason].format(feature=screen_for(game_id).feature)
+    return tr(STOP_REASONS[reason], feature=screen_for(game_id).feature)
 
 
 def clock_text(seconds: int) -> str:
@@ -63,8 +64,8 @@ def clock_text(seconds: int) -> str:
     return f"{h:02d}:{m:02d}:{sec:02d}"
 
 
-MENU_LABELS = {"help": "RULES"}
-"""The menu's buttons as the rules name them (the action ``help`` opens the RULES)."""
+MENU_LABELS = {"help": "button.rules"}
+"""The menu's buttons' catalogue keys where they are not ``button.<action>`` (``help`` opens the RULES)."""
 
 
 class Controller(BetControls, Dialogs):
@@ -136,9 +137,11 @@ class Controller(BetControls, Dialogs):
         self.view.status = status(self) if status is not None else ""
 
     def fmt(self, minor: int) -> str:
+        """Money as the page writes it: the currency's ``Intl`` format, or the game's demo
+        money in the language's signs."""
         if self.money is not None:
             return self.money(minor)
-        return self.session.game.bets.format(minor)
+        return decimal(minor, self.session.game.bets.minor_per_major)
 
     @property
     def coin_meters(self) -> bool:
@@ -149,15 +152,14 @@ class Controller(BetControls, Dialogs):
         """An amount as the meters show it: coins of the current coin size (a part coin of a
         balance left from another coin size is not shown), or money."""
         if self.coin_meters:
-            return f"{minor // self.session.bet.coin:,}"
+            return number(minor // self.session.bet.coin)
         return self.fmt(minor)
 
     def amount(self, minor: int) -> str:
         """An amount as the game's own labels write it: "80 COINS" while the meters count
         coins, else money."""
         if self.coin_meters:
-            coins = minor // self.session.bet.coin
-            return f"{coins:,} COIN" if coins == 1 else f"{coins:,} COINS"
+            return tr.count("amount.coins", minor // self.session.bet.coin)
         return self.fmt(minor)
 
     def show_jackpot(self, amount: int | None) -> None:
@@ -180,20 +182,17 @@ class Controller(BetControls, Dialogs):
             events = call()
         except EngineError as exc:
             self.message = str(exc)
-            if isinstance(exc, InsufficientFundsError) and self.coin_meters:
-                # The meters count coins: so does the refusal (the engine words it in money).
+            if isinstance(exc, InsufficientFundsError):
+                # In the page's language, and in coins while the meters count coins.
                 s = self.session
                 cost = s.price("buy") if call == s.buy else s.bet.total
-                self.message = (
-                    f"The {'feature price' if call == s.buy else 'total bet'} of {self.amount(cost)} is more "
-                    f"than the balance of {self.amount(s.balance)}; lower the bet."
+                self.message = tr(
+                    "refusal.price_over_balance" if call == s.buy else "refusal.bet_over_balance",
+                    cost=self.amount(cost), balance=self.amount(s.balance),
                 )
             if isinstance(exc, InsufficientFundsError) and not self.session.can_afford_a_bet:
                 # No bet is left to lower to: say what can be done, and offer it.
-                self.message = (
-                    f"The balance of {self.fmt(self.session.balance)} is below the smallest bet. "
-                    "Reset the demo balance in Settings to play on."
-                )
+                self.message = tr("refusal.below_smallest_bet", balance=self.fmt(self.session.balance))
                 self.host.open_dialog("settings")
             self.host.announce(self.message)
             return False
@@ -432,7 +431,7 @@ class Controller(BetControls, Dialogs):
     def _do_share(self) -> None:
         if not self.shareable:
             return
-        self.host.share(self.share_url(), f"{self.desc['name']}: a round to watch")
+        self.host.share(self.share_url(), tr("share.title", game=self.desc["name"]))
 
     def _do_sound(self) -> None:
         """The speaker button (and M): sound on or off."""
@@ -462,7 +461,7 @@ class Controller(BetControls, Dialogs):
         ap = self.autoplay
         if ap is None or ap.reason is None:
             return
-        self.message = STOP_REASONS[ap.reason].format(feature=self.screen.feature)
+        self.message = tr(STOP_REASONS[ap.reason], feature=self.screen.feature)
         self.host.announce(self.message)
         self.autoplay = None
 
@@ -571,7 +570,7 @@ class Controller(BetControls, Dialogs):
         idle = ctx == "idle" or ctx == "collect_or_gamble"
         can_bet = idle and self.autoplay is None
         b: dict[str, Button] = {name: Button(visible=False, enabled=False) for name in BUTTONS}
-        spin_label = {"spinning": "STOP", "free_spins": "STOP", "autoplay": "STOP"}.get(ctx, "SPIN")
+        spin_label = tr("button.stop") if ctx in ("spinning", "free_spins", "autoplay") else tr("button.spin")
         stoppable = ctx in ("spinning", "free_spins") or (ctx == "autoplay" and self.presenting)
         b["spin"] = Button(visible=True, enabled=ctx in ("idle", "collect_or_gamble") or stoppable, label=spin_label)
         b["bet_down"] = Button(visible=True, enabled=can_bet and s.bet.bet_per_line > bets.levels[0], label="−")
@@ -584,34 +583,37 @@ class Controller(BetControls, Dialogs):
         b["coins_up"] = Button(visible=coin_game, enabled=can_bet and s.bet.coins < bets.coins[-1], label="+")
         coins = self.coin_meters
         b["units"] = Button(
-            visible=coin_game, enabled=coin_game, label="COINS" if coins else bets.currency, pressed=not coins
+            visible=coin_game, enabled=coin_game, label=tr("button.coins") if coins else bets.currency,
+            pressed=not coins,
         )
         gamble_ok = ctx == "collect_or_gamble"
         max_ok = gamble_ok or self._max_bet_covered()
-        b["bet_max"] = Button(visible=True, enabled=can_bet and max_ok, label="GAMBLE" if gamble_ok else "BET MAX")
+        max_label = tr("button.gamble") if gamble_ok else tr("button.bet_max")
+        b["bet_max"] = Button(visible=True, enabled=can_bet and max_ok, label=max_label)
         deciding = ctx in ("collect_or_gamble", "gamble")
-        b["collect"] = Button(visible=deciding, enabled=deciding, label="COLLECT")
-        b["gamble"] = Button(visible=gamble_ok, enabled=gamble_ok, label="GAMBLE")
-        b["red"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="RED")
-        b["black"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label="BLACK")
+        b["collect"] = Button(visible=deciding, enabled=deciding, label=tr("button.collect"))
+        b["gamble"] = Button(visible=gamble_ok, enabled=gamble_ok, label=tr("button.gamble"))
+        b["red"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label=tr("button.red"))
+        b["black"] = Button(visible=ctx == "gamble", enabled=ctx == "gamble", label=tr("button.black"))
         starting = ctx == "feature_start"
         b["start_feature"] = Button(visible=starting, enabled=starting, label=self.screen.start_label)
         can_buy = self.buy_offered and ctx == "idle" and not s.in_round and self.autoplay is None
         b["buy"] = Button(
-            visible=self.buy_offered, enabled=can_buy and self.buy_price() <= s.balance, label="BUY BONUS"
+            visible=self.buy_offered, enabled=can_buy and self.buy_price() <= s.balance, label=tr("button.buy")
         )
         b["autoplay"] = Button(
             visible=True,
             enabled=ctx in ("idle", "autoplay"),
-            label="STOP AUTO" if self.autoplay else "AUTO",
+            label=tr("button.stop_auto") if self.autoplay else tr("button.auto"),
             pressed=self.autoplay is not None,
         )
         for name in ("paytable", "help", "history", "settings"):
-            b[name] = Button(visible=True, enabled=True, label=MENU_LABELS.get(name, name.upper()))
-        b["turbo"] = Button(visible=True, enabled=True, label="TURBO", pressed=self.turbo)
-        b["share"] = Button(visible=True, enabled=self.shareable, label="SHARE")
+            b[name] = Button(visible=True, enabled=True, label=tr(MENU_LABELS.get(name, f"button.{name}")))
+        b["turbo"] = Button(visible=True, enabled=True, label=tr("button.turbo"), pressed=self.turbo)
+        b["share"] = Button(visible=True, enabled=self.shareable, label=tr("button.share"))
         muted = self.sound.muted
-        b["sound"] = Button(visible=True, enabled=True, label="MUTED" if muted else "SOUND", pressed=not muted)
+        sound_label = tr("button.muted") if muted else tr("button.sound")
+        b["sound"] = Button(visible=True, enabled=True, label=sound_label, pressed=not muted)
         if self.locked:
             # Played in another tab (or a replay): only the information pages, the meters'
             # units and sharing the last round stay open.
@@ -624,11 +626,11 @@ class Controller(BetControls, Dialogs):
             bet_per_line=self.fmt(s.bet.bet_per_line),
             lines=str(s.bet.lines),
             win=self.meter(self.meters.win),
-            currency="COINS" if coins else ("" if self.money is not None else bets.currency),
+            currency=tr("button.coins") if coins else ("" if self.money is not None else bets.currency),
             message=self.message,
             buttons=b,
             coins=str(s.bet.coins) if coin_game else "",
-            bet_label="Coin size" if coin_game else "Bet",
+            bet_label=tr("meter.coin_size") if coin_game else tr("meter.bet"),
             jackpot=self.fmt(self.jackpot_shown) if jackpot is not None else "",
             jackpot_time=clock_text(jackpot.seconds_left(s.now_ms())) if jackpot is not None else "",
             jackpot_won=self.now - self.meters.jackpot_won_at < 6000.0,

@@ -14,6 +14,7 @@ from pyengine.errors import EngineError
 from pyengine.session import DEFAULT_BALANCE
 
 from .table import Table
+from .words import tr
 
 __all__ = ["Dialogs"]
 
@@ -36,17 +37,14 @@ class Dialogs:
         """Why the feature cannot be bought now (None when it can)."""
         s = self.session
         if not self.buy_offered:
-            return f"{s.game.name} has no Feature Buy."
+            return tr("refusal.no_buy")
         if self.autoplay is not None:
-            return "Stop autoplay before buying the feature."
+            return tr("refusal.buy_in_autoplay")
         if self.presenting or s.in_round:
-            return "Finish the round in play before buying the feature."
+            return tr("refusal.buy_in_round")
         price = self.buy_price()
         if price > s.balance:
-            return (
-                f"The feature costs {self.fmt(price)} at this bet, more than the balance {self.fmt(s.balance)}. "
-                "Lower the bet to buy it."
-            )
+            return tr("refusal.buy_over_balance", price=self.fmt(price), balance=self.fmt(s.balance))
         return None
 
     def _do_buy(self: Table) -> None:
@@ -85,12 +83,12 @@ class Dialogs:
         stake = self.session.bet.total
         if limits.loss_limit is not None and limits.loss_limit <= stake:
             # The rules: the loss limit should be higher than the stake.
-            self.message = f"The loss limit must be higher than the stake of {self.fmt(stake)}."
+            self.message = tr("refusal.loss_limit", stake=self.fmt(stake))
             return self.message
         if self.pending_kind == "collect_or_gamble" and not self._engine(lambda: self.session.choose("collect")):
             return self.message
         if self.session.in_round:
-            self.message = "Finish the round in play first."
+            self.message = tr("refusal.finish_round")
             return self.message
         try:
             self.autoplay = Autoplay(self.session, limits)
@@ -109,11 +107,11 @@ class Dialogs:
         if self.locked:
             return self.locked
         if s.in_round or self.presenting or self.autoplay is not None:
-            return "Finish the round in play first."
+            return tr("refusal.finish_round")
         if s.balance >= DEFAULT_BALANCE:
-            return f"The demo balance is already {self.fmt(s.balance)}."
+            return tr("notice.balance_already", balance=self.fmt(s.balance))
         s.add_funds(DEFAULT_BALANCE - s.balance)
         self.meters.balance = s.balance
         self.host.save(s.snapshot())
         self.message = ""
-        return f"Demo balance reset to {self.fmt(s.balance)}."
+        return tr("notice.balance_reset", balance=self.fmt(s.balance))

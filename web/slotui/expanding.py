@@ -15,6 +15,7 @@ from .canvas import Canvas
 from .layout import Layout
 from .render import GOLD, draw_symbol
 from .stage import Beat, Stage
+from .words import number, tr
 
 __all__ = ["ExpandedReels", "ExpandingSymbol", "ExpansionBeat", "wins_beat"]
 
@@ -90,7 +91,7 @@ class ExpansionBeat(Beat):
             self.reels = ExpandedReels(e.symbol)
             c.view.on_reels.append(self.reels)
             name = symbol_name(c, e.symbol)
-            c.host.announce(f"The {name} expands on {e.count} reels and pays on {e.lines} lines.")
+            c.host.announce(tr("expanding.say", name=name, count=number(e.count), lines=number(e.lines)))
         if self.stage == 2:
             e = self.expanded[0]
             u = min((now - self.t_expand) / self.grow_ms, 1.0) if self.grow_ms > 0 else 1.0

@@ -9,30 +9,20 @@ A game makes one `FreeSpins` with its words and its own intro and ending, and pu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pyengine import events as ev
 
 from .beats import Wait, is_win
 from .stage import Beat, EventHandler, Stage
 from .view import Banner
+from .words import number
 
-__all__ = ["FreeSpins", "FreeSpinsWords", "begin"]
+__all__ = ["WORDS", "FreeSpins", "begin"]
 
-
-@dataclass(frozen=True, slots=True)
-class FreeSpinsWords:
-    """What the free spins say, as format strings (``{n}``, ``{total}``, ``{win}``, ``{count}``,
-    ``{spins}``)."""
-
-    counter: str = "FREE SPIN {n} OF {total}  ·  FEATURE WIN {win}"
-    retrigger: str = "+{count} FREE SPINS"
-    retrigger_said: str = "{count} more free spins!"
-    limit: str = "WIN LIMIT REACHED"
-    limit_said: str = "The free-spin win limit is reached: {win}."
-    end: str = "FREE SPINS WIN"
-    end_detail: str = "{win} in {spins} spins"
-    end_said: str = "Free spins over: {win} won in {spins} spins."
+WORDS = ("counter", "retrigger", "retrigger_said", "limit", "limit_said", "end", "end_detail", "end_said")
+"""What the free spins say: the catalogue keys ``freespins.<word>``, the shared client's unless the
+game's catalogue has its own (`stage.GameScreen.word`); fields ``{n}``, ``{total}``, ``{win}``,
+``{count}``, ``{spins}``."""
 
 
 FEATURE = "free_spins"
@@ -70,12 +60,10 @@ class FreeSpins:
 
     def __init__(
         self,
-        words: FreeSpinsWords | None = None,
         *,
         intro: Callable[[ev.FreeSpinsAwarded, Stage], Beat | None] | None = None,
         ended: Callable[[Stage], None] | None = None,
     ) -> None:
-        self.words = words or FreeSpinsWords()
         self.intro = intro
         self.ended = ended
 
@@ -95,7 +83,7 @@ class FreeSpins:
         if not m.in_feature:
             return ""
         n, total = m.free_spin
-        return self.words.counter.format(n=n, total=total, win=c.amount(m.feature_win))
+        return c.screen.word("freespins.counter", n=number(n), total=number(total), win=c.amount(m.feature_win))
 
     def _awarded(self, e: ev.FreeSpinsAwarded, c: Stage) -> Beat | None:
         if not e.retrigger:
@@ -105,8 +93,8 @@ class FreeSpins:
             return None
         c.meters.more_free_spins(e.total)
         c.refresh_status()
-        c.view.banner = Banner(self.words.retrigger.format(count=e.count), "", c.now)
-        c.host.announce(self.words.retrigger_said.format(count=e.count))
+        c.view.banner = Banner(c.screen.word("freespins.retrigger", count=number(e.count)), "", c.now)
+        c.host.announce(c.screen.word("freespins.retrigger_said", count=number(e.count)))
         return _ClearBanner(c.timing.line_show)
 
     def _spin_start(self, e: ev.FreeSpinStart, c: Stage) -> Beat | None:
@@ -117,16 +105,17 @@ class FreeSpins:
 
     def _cap(self, e: ev.WinCapReached, c: Stage) -> Beat | None:
         c.meters.credit_feature(e.win)
-        c.view.banner = Banner(self.words.limit, c.amount(e.win), c.now)
-        c.host.announce(self.words.limit_said.format(win=c.fmt(e.win)))
+        c.view.banner = Banner(c.screen.word("freespins.limit"), c.amount(e.win), c.now)
+        c.host.announce(c.screen.word("freespins.limit_said", win=c.fmt(e.win)))
         return _ClearBanner(c.timing.line_show * 1.5)
 
     def _end(self, e: ev.FreeSpinsEnd, c: Stage) -> Beat | None:
         c.meters.credit_feature(e.win)
-        w = self.words
-        c.view.banner = Banner(w.end, w.end_detail.format(win=c.amount(e.win), spins=e.spins), c.now)
+        w = c.screen.word
+        detail = w("freespins.end_detail", win=c.amount(e.win), spins=number(e.spins))
+        c.view.banner = Banner(w("freespins.end"), detail, c.now)
         c.host.post("featureEnd", {"feature": FEATURE, "win": e.win, "spins": e.spins})
-        c.host.announce(w.end_said.format(win=c.fmt(e.win), spins=e.spins))
+        c.host.announce(w("freespins.end_said", win=c.fmt(e.win), spins=number(e.spins)))
         return _ClearBanner(c.timing.line_show * 1.8, self._over)
 
     def _over(self, c: Stage) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .canvas import Canvas
 from .layout import Layout, Picture, fit_size
+from .words import tr
 
 __all__ = ["CARD_BACK", "GambleOverlay", "card_size"]
 
@@ -52,7 +53,7 @@ class GambleOverlay:
         x = (L.width - cw) / 2
         y = L.reels_y + (L.reels_h - ch) / 2
         room = L.width * 0.92
-        win, potential = f"GAMBLE WIN {self.win}", f"GAMBLE TO WIN {self.potential}"
+        win, potential = tr("gamble.win", win=self.win), tr("gamble.to_win", win=self.potential)
         canvas.text(win, L.width / 2, L.top_h * 0.55, fit_size(win, L.top_h * 0.3, room), INK, max_width=room)
         canvas.text(potential, L.width / 2, L.top_h * 0.92, fit_size(potential, L.top_h * 0.24, room), GOLD,
                     max_width=room)

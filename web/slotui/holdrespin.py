@@ -17,6 +17,7 @@ from .canvas import Canvas
 from .layout import Layout, fit_size, text_width
 from .reels import ReelBank
 from .timing import clamp01, ease_out_cubic
+from .words import number, tr
 
 __all__ = [
     "Cell",
@@ -120,7 +121,8 @@ class RespinCounter:
     noun: str
     count: int = 0
     collected: str = ""
-    label: str = "TOTAL"
+    label: str = ""
+    """The total's label ("": the catalogue's ``respins.total``)."""
     reset_at: float = -1e9
 
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
@@ -231,7 +233,7 @@ def draw_ladder(canvas: Canvas, L: Layout, ladder: LadderView, now: float) -> No
             canvas.fill_rect(x, y, w, h, f"rgba(70,40,30,{0.55 + 0.3 * pulse:.2f})" if nxt else "rgba(16,7,44,0.88)")
             canvas.stroke_rect(x, y, w, h, GOLD if nxt else "rgba(255,210,74,0.38)", max(1.5, h * 0.035))
             ink, sub = (GOLD, INK) if nxt else ("#d9c9a0", MUTED)
-        top = f"{count} {ladder.noun} · {mult}" if wide else f"{count} {ladder.noun}"
+        top = tr("respins.rung_wide" if wide else "respins.rung", n=number(count), noun=ladder.noun, x=mult)
         size = fit_size(top, h * 0.2, w * 0.92)
         if size < max(h * 0.13, MIN_TEXT_PX):  # a narrow rung: the count alone (the noun would not fit)
             top = str(count)
@@ -278,10 +280,10 @@ def draw_counter(canvas: Canvas, L: Layout, counter: RespinCounter, now: float) 
         dots_w = dot * 1.35 * counter.total
         dots_x = x + w * 0.96 - dots_w / 2
         room = dots_x - dots_w / 2 - (x + w * 0.05) - w * 0.03
-        canvas.text("RESPINS", x + w * 0.05, y + h * 0.68, fit_size("RESPINS", size, room), MUTED, "left",
-                    max_width=room)
+        said = tr("respins.respins")
+        canvas.text(said, x + w * 0.05, y + h * 0.68, fit_size(said, size, room), MUTED, "left", max_width=room)
     else:
-        canvas.text("RESPINS", x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.14), MUTED)
+        canvas.text(tr("respins.respins"), x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.14), MUTED)
         dots_y, dot, label_y = y + h * 0.62, min(h * 0.3, w / (counter.total * 1.6 + 1)), y + h * 0.9
         dots_x = x + w / 2
     step = dot * 1.35
@@ -290,20 +292,21 @@ def draw_counter(canvas: Canvas, L: Layout, counter: RespinCounter, now: float) 
         on = i < counter.left
         canvas.text("●" if on else "○", start + i * step, dots_y, dot, GOLD if on else "rgba(183,166,222,0.55)")
     if label_y is not None:
-        canvas.text(f"{counter.left} LEFT", x + w / 2, label_y, min(h * 0.15, w * 0.13), INK)
+        canvas.text(tr("respins.left", n=number(counter.left)), x + w / 2, label_y, min(h * 0.15, w * 0.13), INK)
 
     x, y, w, h = right_box
     canvas.fill_rect(x, y, w, h, "rgba(14,6,40,0.9)")
     canvas.stroke_rect(x, y, w, h, GOLD, max(2.0, h * 0.03))
     text = counter.collected or "0"
+    label = counter.label or tr("respins.total")
     if compact:
         size = min(h * 0.6, w * 0.1)
         value_size = fit_size(text, min(h * 0.66, w * 0.8 / max(len(text), 1)), w * 0.45)
         room = w * 0.9 - min(text_width(text, value_size), w * 0.45) - w * 0.04
-        canvas.text(counter.label, x + w * 0.05, y + h * 0.68, fit_size(counter.label, size, room), MUTED, "left",
-                    max_width=room)
+        canvas.text(label, x + w * 0.05, y + h * 0.68, fit_size(label, size, room), MUTED, "left", max_width=room)
         canvas.text(text, x + w * 0.95, y + h * 0.7, value_size, GOLD, "right", max_width=w * 0.45)
         return
-    canvas.text(counter.label, x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.13), MUTED)
+    canvas.text(label, x + w / 2, y + h * 0.24, min(h * 0.16, w * 0.13), MUTED)
     canvas.text(text, x + w / 2, y + h * 0.6, min(h * 0.3, w * 1.55 / max(len(text), 1)), GOLD)
-    canvas.text(f"{counter.count} {counter.noun}", x + w / 2, y + h * 0.9, min(h * 0.15, w * 0.13), INK)
+    held = tr("respins.count", n=number(counter.count), noun=counter.noun)
+    canvas.text(held, x + w / 2, y + h * 0.9, min(h * 0.15, w * 0.13), INK)

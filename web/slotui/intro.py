@@ -11,6 +11,7 @@ from .canvas import Canvas
 from .layout import Layout, fit_size, wrap
 from .overlay import IntroCard
 from .render import GOLD, INK, draw_symbol
+from .words import tr
 
 if TYPE_CHECKING:
     from .stage import Stage
@@ -46,7 +47,8 @@ class FeatureCard(IntroCard):
     symbol: str | None
     started: float
     waiting: bool = False
-    prompt: str = "PRESS START"
+    prompt: str | None = None
+    """The words under the card while it waits for Start (None: the catalogue's; "": none)."""
 
     def draw(self, canvas: Canvas, layout: Layout, now: float) -> None:
         """Title, symbol, lines, and the prompt (above the page's Start button, which sits
@@ -60,7 +62,8 @@ class FeatureCard(IntroCard):
         canvas.text(self.title, L.width / 2, L.top_h * 0.5 + title_size * 0.45, title_size, GOLD, max_width=room_w)
         line_size = min(L.cell * 0.2, L.width * 0.038)
         shown = [part for line in self.lines for part in wrap(line, line_size, room_w)]
-        lines = len(shown) + (1 if self.waiting and self.prompt else 0)
+        prompt = tr("intro.press_start") if self.prompt is None else self.prompt
+        lines = len(shown) + (1 if self.waiting and prompt else 0)
         # The symbol takes what the lines leave of the upper three quarters of the reel window.
         room = L.reels_h * 0.78 - lines * line_size * 1.5
         size = max(min(room, L.width * 0.4), L.cell * 0.6) * (0.85 + 0.15 * u)
@@ -71,7 +74,7 @@ class FeatureCard(IntroCard):
         line_y = L.reels_y + room + line_size * 1.1
         for i, line in enumerate(shown):
             canvas.text(line, L.width / 2, line_y + i * line_size * 1.5, line_size, INK, max_width=room_w)
-        if self.waiting and self.prompt:
+        if self.waiting and prompt:
             pulse = 1.0 + 0.05 * math.sin(now / 200.0)
-            canvas.text(self.prompt, L.width / 2, line_y + len(shown) * line_size * 1.5, line_size * pulse, GOLD,
+            canvas.text(prompt, L.width / 2, line_y + len(shown) * line_size * 1.5, line_size * pulse, GOLD,
                         max_width=room_w)

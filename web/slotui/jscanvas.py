@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from slotui import jspage
+from slotui import jspage, words
 from slotui.jspage import nil
 from slotui.layout import Layout, text_width
 
@@ -155,6 +155,8 @@ class CheckedCanvas(JsCanvas):
         left, right = float(m.actualBoundingBoxLeft) * squeeze, float(m.actualBoundingBoxRight) * squeeze
         box = (x - left, y - float(m.actualBoundingBoxAscent), x + right, y + float(m.actualBoundingBoxDescent))
         self.calls.append(("text", s, x, y, size, color, align, max_width, box))
+        if words.drawn is not None:
+            words.drawn.add(s)
 
     def push(self, alpha: float = 1.0, clip: tuple[float, float, float, float] | None = None) -> None:
         self.calls.append(("push", alpha, clip))

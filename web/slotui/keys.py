@@ -11,6 +11,8 @@ opens the focused cell.
 
 from __future__ import annotations
 
+from .words import tr
+
 __all__ = ["DIALOG_CLOSE", "action_for_key", "shortcuts"]
 
 _SPIN = {"Space", "Enter", "NumpadEnter", "Digit0", "Numpad0", "KeyS"}
@@ -111,9 +113,6 @@ def _pick_action(code: str) -> str | None:
 
 
 _NAMES = {
-    "Space": "Space",
-    "Enter": "Enter",
-    "NumpadEnter": "Numpad Enter",
     "ArrowLeft": "←",
     "ArrowRight": "→",
     "NumpadAdd": "Numpad+",
@@ -123,6 +122,8 @@ _NAMES = {
     "BracketLeft": "[",
     "BracketRight": "]",
 }
+_WORDS = ("Space", "Enter", "NumpadEnter")
+"""Keys named in the player's language (the catalogue's ``key.<code>``)."""
 _ORDER = ("Space", "Enter", "NumpadEnter", "Arrow", "Digit", "Numpad", "Key")
 
 
@@ -130,8 +131,12 @@ def _key_names(codes: set[str] | frozenset[str]) -> str:
     """Key codes as the player reads them, in a fixed order: "Space, Enter, 0, Numpad0, S"."""
 
     def name(code: str) -> str:
+        if code in _WORDS:
+            return tr(f"key.{code}")
         if code in _NAMES:
             return _NAMES[code]
+        if code.startswith("Numpad") and code[6:].isdigit():
+            return tr("key.numpad", digit=code[6:])
         for prefix in ("Digit", "Key"):
             if code.startswith(prefix):
                 return code[len(prefix) :]
@@ -152,32 +157,30 @@ def shortcuts(
     the coin size; ``feature``: a round may wait on the player's Start; ``picks``: a round
     may show a pick)."""
     bet = {v: k for k, v in _IDLE.items()}
-    size = "Coin size" if coins else "Bet size"
-    out = [f"Spin (+stop): {_key_names(_SPIN)}."]
+    def keys(*actions: str) -> str:
+        return _key_names({c for c, a in _IDLE.items() if a in actions})
+
+    out = [tr("keys.spin", keys=_key_names(_SPIN))]
     if feature:
-        out.append(f"Feature start, and the next free spin: {_key_names(_SPIN)} (starts {start}).")
+        out.append(tr("keys.feature", keys=_key_names(_SPIN), start=start))
     out += [
-        f"{size}: {_key_names({c for c, a in _IDLE.items() if a in ('bet_up', 'bet_down')})}.",
-        f"Bet Max: {_key_names({bet['bet_max']})}.",
+        tr("keys.coin_size" if coins else "keys.bet_size", keys=keys("bet_up", "bet_down")),
+        tr("keys.bet_max", keys=_key_names({bet["bet_max"]})),
     ]
     if coins:
-        out.append(f"Coins per line: {_key_names({c for c, a in _IDLE.items() if a in ('coins_up', 'coins_down')})}.")
+        out.append(tr("keys.coins", keys=keys("coins_up", "coins_down")))
     if lines:
-        out.append(f"Line count: {_key_names({c for c, a in _IDLE.items() if a in ('lines_up', 'lines_down')})}.")
+        out.append(tr("keys.lines", keys=keys("lines_up", "lines_down")))
     if gamble:
-        out += [
-            f"Collect: {_key_names(_COLLECT)}.",
-            "Gamble start: 5, Numpad5 (or B).",
-            "Gamble actions: 5 red, 6 black (also on the Numpad).",
-        ]
+        out += [tr("keys.collect", keys=_key_names(_COLLECT)), tr("keys.gamble_start"), tr("keys.gamble_actions")]
     out += [
-        f"Paytable: {_key_names({c for c, a in _INFO.items() if a == 'paytable'})}.",
-        f"Help: {_key_names({c for c, a in _INFO.items() if a == 'help'})}.",
-        f"Exit: {_key_names({bet['exit']})}.",
-        f"Autoplay (+stop): {_key_names({bet['autoplay']})}.",
-        "Sound on or off: M.",
+        tr("keys.paytable", keys=_key_names({c for c, a in _INFO.items() if a == "paytable"})),
+        tr("keys.help", keys=_key_names({c for c, a in _INFO.items() if a == "help"})),
+        tr("keys.exit", keys=_key_names({bet["exit"]})),
+        tr("keys.autoplay", keys=_key_names({bet["autoplay"]})),
+        tr("keys.sound"),
     ]
     if picks:
-        out.append("A pick: 1 to 9 open that cell; the arrow keys move, Space or Enter opens it.")
-    out.append("In a dialog: Escape, Space, Enter or the key that opened it closes it.")
+        out.append(tr("keys.pick"))
+    out.append(tr("keys.dialog"))
     return out

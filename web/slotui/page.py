@@ -11,6 +11,7 @@ from slotui import jspage
 from slotui.controller import Controller
 from slotui.controls import Controls
 from slotui.jspage import js_obj, nil
+from slotui.words import tr
 
 
 
@@ -138,7 +139,7 @@ class Page:
         try:
             jspage.window.localStorage.setItem(self.key, snapshot)
         except Exception as exc:
-            jspage.STUDIO.notice(f"This browser could not save the game ({exc}); a reload will start over.")
+            jspage.STUDIO.notice(tr("save.failed", error=exc))
 
     def open_dialog(self, kind: str) -> None:
         if self.app is not None:

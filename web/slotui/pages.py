@@ -10,9 +10,8 @@ the page for a dialog.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
 from typing import Any, Protocol
@@ -29,8 +28,11 @@ from pyengine.events import (
 from pyengine.link import encode, link_of, watch_url
 from pyengine.session import RoundRecord, Session
 
+from . import words
 from .keys import shortcuts
 from .watch import watch_html
+from .words import number as number_of
+from .words import tr
 
 __all__ = [
     "GamePages",
@@ -84,6 +86,9 @@ class PageContext:
     may lead with what the player is about to play (e.g. a feature's own paytable)."""
     game: str = ""
     """The game's id ("" where the pages link to no round)."""
+    symbol_names: Mapping[str, str] | None = None
+    """Symbol names by id in the player's language (the game's catalogue; `page_html` fills
+    them in from the game's screen); None: the description's."""
 
     def share_url(self, record: RoundRecord) -> str:
         """The address (relative to the site) that replays ``record``, a round of the history."""
@@ -92,6 +97,8 @@ class PageContext:
     @property
     def names(self) -> dict[str, str]:
         """Symbol names by id."""
+        if self.symbol_names is not None:
+            return dict(self.symbol_names)
         return {s["id"]: s["name"] for s in self.desc["symbols"]}
 
     @property
@@ -125,6 +132,10 @@ class GamePages(Protocol):
     @property
     def history_board(self) -> BoardFn | None: ...
 
+    def word(self, key: str, /, **args: Any) -> str: ...
+
+    def symbol(self, sid: str, default: str = "") -> str: ...
+
 
 def page_context(
     session: Session, desc: Mapping[str, Any], info: Mapping[str, Any], assets: str, fmt: Fmt | None = None
@@ -152,11 +163,13 @@ def page_context(
 def page_html(kind: str, pages: GamePages, ctx: PageContext) -> str | None:
     """The body of dialog ``kind`` (``paytable``, ``help``, ``buy``, ``history``) for a
     game's ``pages``; the generic page where the game has none; None for another dialog."""
+    if ctx.symbol_names is None:
+        ctx = replace(ctx, symbol_names={s["id"]: pages.symbol(s["id"], s["name"]) for s in ctx.desc["symbols"]})
     if kind == "paytable":
         return (pages.paytable or paytable_html)(ctx)
     if kind == "help":
         rules = (pages.rules or rules_html)(ctx)
-        return rules + watch_html(ctx.game, ctx.info.get("showcase") or ()) + math_link(ctx.game)
+        return rules + watch_html(ctx.game, ctx.info.get("showcase") or (), pages.word) + math_link(ctx.game)
     if kind == "buy":
         return (pages.buy or buy_html)(ctx)
     if kind == "history":
@@ -172,20 +185,18 @@ def math_link(game: str) -> str:
     if not game:
         return ""
     href = escape(f"./math.html?game={game}")  # a game id is [a-z0-9_]
-    return (
-        '<section class="math-link"><h3>The game\'s math</h3><p>The par sheet — the win distribution, '
-        "volatility, the features' odds — computed on this device by the engine, and a what-if that "
-        f'recomputes the exact RTP: <a href="{href}">open the par sheet</a>.</p></section>'
-    )
+    link = f'<a href="{href}">{escape(tr("math.open"))}</a>'
+    heading = escape(tr("math.heading"))
+    return f'<section class="math-link"><h3>{heading}</h3><p>{tr.html("math.text", link=link)}</p></section>'
 
 
 # -- helpers ------------------------------------------------------------------------------------
 def x_text(value: object) -> str:
-    """A stake multiplier as text: "0.5×", "5,000×"."""
+    """A stake multiplier as text in the player's language: "0.5×", "5,000×" (en), "0,5×" (de)."""
     f = Fraction(str(value))
     if f.denominator == 1:
-        return f"{f.numerator:,}×"
-    return f"{float(f):,.2f}".rstrip("0").rstrip(".") + "×"
+        return number_of(f.numerator) + "×"
+    return number_of(float(f), 2, trim=True) + "×"
 
 
 def times(value: object, stake: int) -> int:
@@ -195,7 +206,8 @@ def times(value: object, stake: int) -> int:
 
 
 def pct(value: object) -> str:
-    return f"{float(Fraction(str(value))) * 100:.2f}%"
+    """A share as a percentage in the player's language: "96.10%" (en), "96,10 %" (de)."""
+    return words.pct(float(Fraction(str(value))))
 
 
 def img(assets: str, sym: str, name: str, size: int = 56) -> str:
@@ -213,7 +225,7 @@ def _line_grid(rows: list[int], n_rows: int, number: int) -> str:
             cells.append(f'<i class="{"on" if row == r else ""}"></i>')
     return (
         f'<figure class="payline"><div class="grid cols-{len(rows)}">{"".join(cells)}</div>'
-        f"<figcaption>Line {number}</figcaption></figure>"
+        f"<figcaption>{escape(tr('pages.line', n=number_of(number)))}</figcaption></figure>"
     )
 
 
@@ -226,19 +238,22 @@ def symbol_pays(
     stake_lines: int | None = None,
     prize: bool = False,
     table: Mapping[str, Mapping[str, Any]] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """Every paying symbol with what each count pays at ``bet_per_line``. With
     ``stake_lines`` (the lines the total stake covers), each pay is shown as the multiplier
     of the total stake it is (pay / lines), with the money beside it; with ``prize``, as the
     prize a game's rules tell the player to multiply by the bet per line, with the money
-    beside it. ``table`` is another paytable of the game (default: ``desc["paytable"]``)."""
-    names = {s["id"]: s["name"] for s in desc["symbols"]}
+    beside it. ``table`` is another paytable of the game (default: ``desc["paytable"]``);
+    ``names`` the symbols' names in the player's language (`PageContext.names`; default: the
+    description's)."""
+    names = dict(names) if names is not None else {s["id"]: s["name"] for s in desc["symbols"]}
     out = ['<div class="pays">']
     for sid, pays in (table if table is not None else desc["paytable"]).items():
         rows = "".join(
-            f"<li><b>{k}×</b> {_prize(v)}{_pay(v, bet_per_line, fmt, stake_lines)}</li>"
+            f"<li><b>{number_of(int(k))}×</b> {_prize(v)}{_pay(v, bet_per_line, fmt, stake_lines)}</li>"
             if prize
-            else f"<li><b>{k}×</b> {_pay(v, bet_per_line, fmt, stake_lines)}</li>"
+            else f"<li><b>{number_of(int(k))}×</b> {_pay(v, bet_per_line, fmt, stake_lines)}</li>"
             for k, v in sorted(pays.items(), key=lambda kv: -int(kv[0]))
             if v
         )
@@ -248,7 +263,8 @@ def symbol_pays(
 
 
 def _prize(pay: object) -> str:
-    return f'<span class="prize" title="the prize: × the bet per line">{escape(str(pay))}</span> '
+    shown = escape(x_text(pay).removesuffix("×"))
+    return f'<span class="prize" title="{escape(tr("pages.prize_title"))}">{shown}</span> '
 
 
 def _pay(pay: int, bet_per_line: int, fmt: Fmt, stake_lines: int | None) -> str:
@@ -259,7 +275,7 @@ def _pay(pay: int, bet_per_line: int, fmt: Fmt, stake_lines: int | None) -> str:
 
 def line_shapes(desc: Mapping[str, Any]) -> str:
     """The win lines, drawn as small grids."""
-    out = ['<h3>Win lines</h3><div class="paylines">']
+    out = [f'<h3>{escape(tr("pages.win_lines"))}</h3><div class="paylines">']
     for i, rows_of in enumerate(desc["paylines"], start=1):
         out.append(_line_grid(rows_of, desc["rows"], i))
     out.append("</div>")
@@ -275,72 +291,81 @@ def figures(ctx: PageContext, *, rtp_note: str = "") -> str:
     if buy_rtp is None and "feature_buy" in desc:
         buy_rtp = desc["feature_buy"]["target_rtp"]
     max_win = info.get("max_win_x", desc.get("max_win_x"))
-    out = ["<h4>Figures</h4><ul>"]
+    out = [f"<h4>{escape(tr('figures.heading'))}</h4><ul>"]
     if rtp is not None:
         note = f" ({escape(rtp_note)})" if rtp_note else ""
-        out.append(f'<li>Return to player: <b class="fig-rtp">{pct(rtp)}</b>{note}</li>')
+        shown = f'<b class="fig-rtp">{pct(rtp)}</b>'
+        out.append(f'<li>{tr.html("figures.rtp", rtp=shown)}{note}</li>')
     if buy_rtp is not None:
-        out.append(f'<li>Return to player in Feature Buy: <b class="fig-rtp-buy">{pct(buy_rtp)}</b></li>')
+        shown = f'<b class="fig-rtp-buy">{pct(buy_rtp)}</b>'
+        out.append(f'<li>{tr.html("figures.rtp_buy", rtp=shown)}</li>')
     if max_win is not None:
         # One definition for every game (its math report's): the largest win a round can pay,
         # or a proven bound on it, with the chance of a round paying it where it is known.
         bound = bool(info.get("max_win_bound"))
         odds = info.get("max_win_odds")
-        said = f'<b class="fig-max">{x_text(max_win)}</b> the total bet'
-        if bound:
-            said = f"at most {said} (a proven bound: no round pays more)"
-        if odds and odds != "not computed":
-            said += f", {'reached at most' if bound else 'paid'} {escape(str(odds))} rounds"
-        out.append(f"<li>Maximum win: {said}</li>")
-    out.append(f"<li>Game version {escape(str(desc['version']))}</li></ul>")
+        x = f'<b class="fig-max">{x_text(max_win)}</b>'
+        known = bool(odds) and odds != "not computed"
+        key = "figures.max_bound" if bound else "figures.max"
+        said = tr.html(key + ("_odds" if known else ""), x=x, odds=escape(_odds_words(odds)) if known else "")
+        out.append(f"<li>{said}</li>")
+    out.append(f"<li>{escape(tr('figures.version', version=str(desc['version'])))}</li></ul>")
     return "".join(out)
+
+
+def _odds_words(odds: object) -> str:
+    """A report's "1 in 12,345" in the player's language (other text as it is)."""
+    text = str(odds)
+    if text.startswith("1 in ") and text[5:].replace(",", "").isdigit():
+        return tr("odds.one_in", n=number_of(int(text[5:].replace(",", ""))))
+    return text
 
 
 def shared_rules(
     ctx: PageContext,
     *,
-    autoplay_stop: str = "when the feature is won (if chosen)",
+    autoplay_stop: str = "",
     recovery: str = "",
-    expiry: str = "played to its end",
-    start: str = "the feature",
+    expiry: str = "",
+    start: str = "",
     rtp_note: str = "",
 ) -> str:
     """The paragraphs every game's rules end with, in the game's words: spin and turbo,
     autoplay (``autoplay_stop``: when it stops for the feature), recovery (``recovery``: what
     a reload during the feature does; ``expiry``: what happens to a round left waiting),
-    the keyboard (``start``: what the Start keys start), the figures and the demo note.
+    the keyboard (``start``: what the Start keys start), the figures and the demo note. The
+    game's words are already in the player's language ("": the shared catalogue's).
 
     What differs with the game's data is said only where it applies: Collect and Gamble
     where the gamble is on, the lines keys where the lines can change, the Feature Buy.
     """
     gamble = bool(ctx.operator.get("gamble", 0))
-    collects = " and collects wins" if gamble else ""
-    never_buys = " Autoplay never buys the feature." if "feature_buy" in ctx.desc else ""
     bets = ctx.desc["bets"]
     # The keys of what the game's rounds may wait on (all of them for a game that does not say).
     decisions = set(ctx.desc.get("decisions", ("feature_start", "free_spin", "pick")))
     keys = shortcuts(
         lines=len(bets["lines"]) > 1,
         gamble=gamble,
-        start=start,
+        start=start or tr("rules.start"),
         coins=len(bets.get("coins", [1])) > 1,
         feature=bool(decisions & {"feature_start", "free_spin"}),
         picks="pick" in decisions,
     )
+    autoplay = tr(
+        "rules.autoplay_collects" if gamble else "rules.autoplay", stop=autoplay_stop or tr("rules.autoplay_stop")
+    )
+    if "feature_buy" in ctx.desc:
+        autoplay += " " + tr("rules.autoplay_never_buys")
+    expires = tr("rules.recovery_expiry", expiry=expiry or tr("rules.expiry"))
+    recovery_text = " ".join(p for p in (tr("rules.recovery_saved"), recovery, expires) if p)
     parts = [
-        "<h4>Spin and Turbo</h4><p>Press Spin or the spacebar to spin; press again, or click the reels, to stop "
-        "them sooner. Hold the spacebar or the Spin button for TURBO SPIN: rounds follow each other at turbo "
-        "pace until you let go. The Turbo button makes every spin faster.</p>",
-        f"<h4>Autoplay</h4><p>Autoplay spins at the current bet{collects}. It stops after the number of rounds, "
-        "before a round that would pass the loss limit, after a win above the single-win limit, "
-        f"{escape(autoplay_stop)}, or when you press Stop.{never_buys}</p>",
-        "<h4>Recovery</h4><p>The game is saved in this browser after every step. "
-        + (f"{escape(recovery)} " if recovery else "")
-        + f"A round left waiting for more than 90 days is {escape(expiry)}.</p>",
-        f"<h4>Keyboard</h4><p>{escape(' '.join(keys), quote=False)}</p>",
+        f"<h4>{escape(tr('rules.spin_heading'))}</h4><p>{escape(tr('rules.spin'))}</p>",
+        f"<h4>{escape(tr('rules.autoplay_heading'))}</h4><p>{escape(autoplay)}</p>",
+        f"<h4>{escape(tr('rules.recovery_heading'))}</h4><p>{escape(recovery_text)}</p>",
+        f"<h4>{escape(tr('rules.keyboard_heading'))}</h4><p>{escape(' '.join(keys), quote=False)}</p>",
         jackpot_in_a_demo(ctx),
         figures(ctx, rtp_note=rtp_note),
-        '<p class="note">Free play with demo money. Malfunction voids all pays and play.</p>',
+        f'<p class="note">{escape(tr("rules.demo_note"))}</p>',
     ]
     return "".join(parts)
 
@@ -352,19 +377,13 @@ def jackpot_in_a_demo(ctx: PageContext) -> str:
     if not ctx.desc.get("jackpot"):
         return ""
     start = ctx.fmt(0)  # every pot starts empty and fills from the stakes
+    items = "".join(
+        f"<li><b>{escape(tr(f'jackpot.rule.{k}.what'))}</b> {escape(tr(f'jackpot.rule.{k}.why'))}</li>"
+        for k in ("players", "symbols", "deactivation", "delays")
+    )
     return (
-        "<h4>Jackpot rules that do not apply here</h4><ul>"
-        "<li><b>Other players, linked or related jackpot games, a win by another player:</b> the pot belongs to "
-        "your session of this game alone; no one else pays into it or can win it, so no other win is "
-        "announced and two wins can never meet.</li>"
-        "<li><b>Jackpot symbols and tiers:</b> there is one jackpot, with no symbol of its own; every paid spin "
-        "can win it, with the chance given above.</li>"
-        "<li><b>Deactivation, and the operator's rules for suspending the jackpot or allocating its funds:</b> "
-        "the demo never deactivates it, and there are no real funds to allocate.</li>"
-        "<li><b>Connection delays, a displayed value that differs:</b> the game runs on your device, so the "
-        "panel always shows the pot as it stands.</li></ul>"
-        f"<p>Time jackpot: the current starting value is {start}, and the next minimum starting value is "
-        f"{start}.</p>"
+        f"<h4>{escape(tr('jackpot.rules_heading'))}</h4><ul>{items}</ul>"
+        f"<p>{escape(tr('jackpot.start_values', start=start))}</p>"
     )
 
 
@@ -378,27 +397,24 @@ def paytable_html(ctx: PageContext) -> str:
     symbol pays at the current bet, and the line shapes."""
     desc, fmt = ctx.desc, ctx.fmt
     names = ctx.names
-    out = [
-        f'<p class="note">Pays at {fmt(ctx.bet_per_line)} per line on {ctx.lines} lines. Wins pay left to right '
-        "on consecutive reels from the leftmost; only the highest win per line is paid.</p>"
-    ]
+    pays_at = tr("paytable.pays_at", bet=fmt(ctx.bet_per_line), lines=number_of(ctx.lines))
+    out = [f'<p class="note">{escape(pays_at)}</p>']
     scatter_pays = desc.get("scatter_pays") or {}
-    scatter = ", ".join(f"{k}× {fmt(v * ctx.stake)}" for k, v in sorted(scatter_pays.items()) if v)
+    scatter = ", ".join(f"{number_of(int(k))}× {fmt(v * ctx.stake)}" for k, v in sorted(scatter_pays.items()) if v)
     for s in _kinds(desc, "wild", "wild_scatter", "scatter"):
         sid, kind = s["id"], s["kind"]
         text = []
         if kind in ("wild", "wild_scatter"):
             top = names.get(desc.get("wild_pays_as", ""), "")
-            alone = f" A line of wilds alone pays as the {top}." if top else ""
-            text.append(f"Wild: substitutes for every symbol.{alone}")
+            text.append(tr("paytable.wild_alone", top=top) if top else tr("paytable.wild"))
         if kind in ("scatter", "wild_scatter"):
-            text.append(f"Scatter anywhere: {scatter} (× total bet)." if scatter else "Scatter: pays anywhere.")
+            text.append(tr("paytable.scatter_pays", pays=scatter) if scatter else tr("paytable.scatter"))
         paragraphs = "".join(f"<p>{escape(t)}</p>" for t in text)
         out.append(
             f'<div class="pay special">{img(ctx.assets, sid, names[sid], 80)}<div><h3>{escape(names[sid])}</h3>'
             f"{paragraphs}</div></div>"
         )
-    out.append(symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets))
+    out.append(symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets, names=names))
     out.append(line_shapes(desc))
     return "".join(out)
 
@@ -408,16 +424,17 @@ def rules_html(ctx: PageContext) -> str:
     paragraphs every game shares."""
     desc = ctx.desc
     lines = desc["bets"]["lines"]
-    line_text = f"{lines[0]} fixed win lines" if len(lines) == 1 else f"1 to {max(lines)} selectable win lines"
+    said = {"reels": number_of(len(desc["paylines"][0])), "rows": number_of(desc["rows"])}
+    key = "rules.reels_fixed" if len(lines) == 1 else "rules.reels_selectable"
     parts = [
         f"<h3>{escape(desc['name'])}</h3>",
-        f"<p>{len(desc['paylines'][0])} reels, {desc['rows']} rows and {line_text}. The total bet is the lines × "
-        "the bet per line. Line wins pay left to right on consecutive reels from the leftmost.</p>",
+        f"<p>{escape(tr(key, lines=number_of(lines[0] if len(lines) == 1 else max(lines)), **said))}</p>",
     ]
+    names = ctx.names
     for s in _kinds(desc, "wild", "wild_scatter", "scatter"):
-        what = {"wild": "substitutes for the paying symbols", "scatter": "pays anywhere on the reels"}
-        text = what.get(s["kind"], "substitutes for the paying symbols and pays anywhere on the reels")
-        parts.append(f"<h4>{escape(s['name'])}</h4><p>The {escape(s['name'])} {text}.</p>")
+        name = names.get(s["id"], s["name"])
+        what = tr(f"rules.kind.{s['kind']}", name=name)
+        parts.append(f"<h4>{escape(name)}</h4><p>{escape(what)}</p>")
     parts.append(shared_rules(ctx))
     return "".join(parts)
 
@@ -425,18 +442,17 @@ def rules_html(ctx: PageContext) -> str:
 def buy_html(ctx: PageContext) -> str:
     """A Feature Buy offer from the description alone: the price at the current bet, the balance."""
     short = (
-        f'<p class="buy-short">Your balance of {ctx.fmt(ctx.balance)} is not enough: lower the bet to buy the '
-        "feature.</p>"
+        f'<p class="buy-short">{escape(tr("buy.short", balance=ctx.fmt(ctx.balance)))}</p>'
         if ctx.price > ctx.balance
         else ""
     )
     x = x_text(Fraction(ctx.price, ctx.stake)) if ctx.stake else ""
     return (
-        '<div class="buy-offer"><div><p class="buy-lead">Start the feature now.</p>'
-        f'<p class="buy-price"><span>Price</span> <strong id="buy-price">{ctx.fmt(ctx.price)}</strong> '
-        f"<small>{x} your total bet of {ctx.fmt(ctx.stake)}</small></p></div></div>"
-        f'<p id="buy-summary" class="note">Balance {ctx.fmt(ctx.balance)}. The feature plays at once after you '
-        "confirm.</p>"
+        f'<div class="buy-offer"><div><p class="buy-lead">{escape(tr("buy.lead"))}</p>'
+        f'<p class="buy-price"><span>{escape(tr("buy.price"))}</span> '
+        f'<strong id="buy-price">{ctx.fmt(ctx.price)}</strong> '
+        f"<small>{escape(tr('buy.of_bet', x=x, stake=ctx.fmt(ctx.stake)))}</small></p></div></div>"
+        f'<p id="buy-summary" class="note">{escape(tr("buy.summary", balance=ctx.fmt(ctx.balance)))}</p>'
         f"{short}"
     )
 
@@ -463,9 +479,9 @@ def boards(events: tuple[Any, ...] | list[Any]) -> list[tuple[str, Window]]:
                 base = window
     out: list[tuple[str, Window]] = []
     if base is not None:
-        out.append(("Base game", base))
+        out.append((tr("history.base_game"), base))
     if free and last is not None and last is not base:
-        out.append(("Last free spin", last))
+        out.append((tr("history.last_free_spin"), last))
     return out
 
 
@@ -476,17 +492,19 @@ def feature_notes(events: tuple[Any, ...] | list[Any], fmt: Fmt, names: Mapping[
     notes: list[str] = []
     for e in events:
         if isinstance(e, ExpandingSymbolChosen):
-            notes.append(f"Expanding symbol: {names.get(e.symbol, e.symbol)}")
+            notes.append(tr("history.expanding", name=names.get(e.symbol, e.symbol)))
         elif isinstance(e, PickReveal):
-            notes.append(f"Picked: {e.prize.replace('_', ' ')}")
+            notes.append(tr("history.picked", prize=e.prize.replace("_", " ")))
         elif isinstance(e, FreeSpinsEnd):
-            notes.append(f"{e.spins} free spins, win {fmt(e.win)}" + (" (win limit reached)" if e.capped else ""))
+            key = "history.free_spins_capped" if e.capped else "history.free_spins"
+            notes.append(tr(key, spins=number_of(e.spins), win=fmt(e.win)))
         elif isinstance(e, HoldAndRespinEnd):
-            notes.append(f"Hold and respin: {e.count} held, win {fmt(e.win)}")
+            notes.append(tr("history.hold_and_respin", n=number_of(e.count), win=fmt(e.win)))
         elif isinstance(e, GambleCard):
-            notes.append(f"Gamble: {e.guess} on {e.card}, {'won' if e.won else 'lost'}")
+            guess = tr(f"gamble.color.{e.guess}") if e.guess in ("red", "black") else e.guess
+            notes.append(tr("history.gamble_won" if e.won else "history.gamble_lost", guess=guess, card=e.card))
         elif isinstance(e, GambleEnd):
-            notes.append(f"Gamble {e.reason}: {fmt(e.win)}")
+            notes.append(tr(f"history.gamble_end.{e.reason}", win=fmt(e.win)))
     return notes
 
 
@@ -506,7 +524,7 @@ def history_html(
     prizes, the pick made, a multiplier reached), shown after its reels; ``share`` gives a
     round's link, offered as "Share this round" (the page's click on ``data-share``)."""
     if not records:
-        return '<p class="note">No rounds played yet.</p>'
+        return f'<p class="note">{escape(tr("history.none"))}</p>'
     features = features or {}
     out = ['<ol class="history">']
     for r in reversed(records):
@@ -523,20 +541,21 @@ def history_html(
             reels += f'{caption}<div class="mini cols-{len(window)}">{cells}</div>'
         said = board(r, fmt, assets, names) if board is not None else ""
         reels += said or "".join(f'<p class="h-feature">{escape(n)}</p>' for n in feature_notes(r.events, fmt, names))
-        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.time_ms / 1000)) + " UTC"
+        when = words.date_time(r.time_ms)
         extra = "".join(f" · {features.get(f, f.replace('_', ' '))}" for f in r.features)
         if r.jackpot:
-            extra += f" · jackpot {fmt(r.jackpot)}"
-        stake = f"Feature Buy {fmt(r.stake)}" if r.mode == "buy" else f"Bet {fmt(r.stake)}"
+            extra += " · " + tr("history.jackpot", amount=fmt(r.jackpot))
+        stake = tr("history.bought" if r.mode == "buy" else "history.bet", stake=fmt(r.stake))
         shared = (
             f'<p class="h-share"><button type="button" class="btn pill share-round" data-share="{escape(share(r))}">'
-            "Share this round</button></p>"
+            f"{escape(tr('history.share'))}</button></p>"
             if share is not None
             else ""
         )
         out.append(
             f'<li><div class="h-meta"><time>{when}</time><span>{stake}</span>'
-            f'<span class="{"won" if r.win else ""}">Win {fmt(r.win)}{escape(extra)}</span></div>{reels}{shared}</li>'
+            f'<span class="{"won" if r.win else ""}">{escape(tr("history.win", win=fmt(r.win)))}{escape(extra)}</span>'
+            f"</div>{reels}{shared}</li>"
         )
     out.append("</ol>")
     return "".join(out)

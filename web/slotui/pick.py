@@ -21,6 +21,7 @@ from .canvas import Canvas
 from .layout import Layout, fit_size
 from .stage import Stage
 from .timing import clamp01, ease_out_cubic
+from .words import number, tr
 
 __all__ = ["PICK", "PickCell", "PickLook", "PickOverlay", "board", "look_of", "rebuild_pick", "waiting_on_pick"]
 
@@ -56,30 +57,46 @@ class PickLook:
     """
 
     titles: dict[str, str] = field(default_factory=dict)
+    """A pick's name -> the catalogue key of its title (the game's catalogue, else the shared one)."""
     label: Callable[[str, str], str] | None = None
     sprite: Callable[[str, str], str | None] | None = None
     cover: str = "pick_cover"
     tally: Callable[[Any, PickOverlay], str] | None = None
-    prompt: str = "PICK A CELL"
+    prompt: str = "pick.prompt"
     prompts: dict[str, str] = field(default_factory=dict)
-    ending: str = "THE OTHER CELLS HELD"
+    ending: str = "pick.ending"
     covers: dict[str, str] = field(default_factory=dict)
     area: Callable[[str, Layout], tuple[float, float, float, float] | None] | None = None
     scenes: frozenset[str] = frozenset()
     button: str = ""
     button_action: str = "paytable"
+    words: Any = None
+    """The game's catalogue (`words.of`): ``titles``, ``prompt``, ``prompts``, ``ending`` and
+    ``button`` are its keys (a key it lacks is the shared catalogue's). Words are looked up
+    when shown, in the language spoken then."""
+
+    def say(self, key: str, /, **args: Any) -> str:
+        """The words of ``key``: the game's, else the shared client's; a text that is no key of
+        either is shown as it is (and `words.from_catalogue` finds it given by none)."""
+        if self.words is not None and self.words.has(key):
+            return str(self.words(key, **args))
+        return tr(key, **args) if tr.has(key) else key
+
+    @property
+    def button_text(self) -> str:
+        return self.say(self.button) if self.button else ""
 
     def tally_text(self, c: Stage, overlay: PickOverlay) -> str:
         return self.tally(c, overlay) if self.tally is not None else ""
 
     def title(self, name: str) -> str:
-        return self.titles.get(name, "PICK")
+        return self.say(self.titles.get(name, "pick.title"))
 
     def cover_of(self, name: str) -> str:
         return self.covers.get(name, self.cover)
 
     def prompt_of(self, name: str) -> str:
-        return self.prompts.get(name, self.prompt)
+        return self.say(self.prompts.get(name, self.prompt))
 
     def place(self, name: str, L: Layout) -> tuple[float, float, float, float]:
         """The rectangle a pick's board is centred in: the game's ``area``, or the reel window."""
@@ -191,7 +208,7 @@ class PickOverlay:
             return None
         _, y0, size, gap = self.geometry(L)
         h = L.cell * 0.34
-        w = max(L.cell * 1.7, h * 0.6 * len(self.look.button))
+        w = max(L.cell * 1.7, h * 0.6 * len(self.look.button_text))
         y = min(y0 + self.rows * (size + gap) + L.cell * 0.42, L.height - h - 4)
         return (L.width - w) / 2, y, w, h
 
@@ -250,7 +267,7 @@ class PickOverlay:
             bx, by, bw, bh = rect
             canvas.fill_rect(bx, by, bw, bh, CELL)
             canvas.stroke_rect(bx, by, bw, bh, GOLD, max(2.0, bh * 0.06))
-            canvas.text(self.look.button, bx + bw / 2, by + bh * 0.68, bh * 0.46, GOLD)
+            canvas.text(self.look.button_text, bx + bw / 2, by + bh * 0.68, bh * 0.46, GOLD)
 
     def _cell(self, canvas: Canvas, cell: PickCell, x: float, y: float, size: float, now: float) -> None:
         look = self.look
@@ -305,7 +322,7 @@ def _start(e: ev.PickStart, c: Stage) -> Beat | None:
     c.view.highlights = []
     c.view.line_rows = None
     c.view.line_label = ""
-    c.host.announce(f"{overlay.look.title(e.name).capitalize()}: {e.cells} to choose from.")
+    c.host.announce(tr("pick.say_start", title=overlay.look.title(e.name).capitalize(), n=number(e.cells)))
     return None
 
 
@@ -331,7 +348,8 @@ class RevealBeat(Timed):
         closed = overlay.closed()
         if closed and overlay.focus not in closed:
             overlay.focus = min(closed, key=lambda i: abs(i - self.e.cell))
-        c.host.announce(f"Cell {self.e.cell + 1}: {overlay.look.text(self.e.name, self.e.prize)}.")
+        prize = overlay.look.text(self.e.name, self.e.prize)
+        c.host.announce(tr("pick.say_reveal", cell=number(self.e.cell + 1), prize=prize))
 
     def hurry(self, c: Stage) -> None:
         super().hurry(c)
@@ -358,8 +376,9 @@ class EndBeat(Timed):
                 overlay.cells[cell].prize = prize
                 overlay.cells[cell].turned_at = now
         overlay.waiting = False
-        overlay.message = overlay.look.ending
-        c.host.announce("The other cells held: " + ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes))
+        overlay.message = overlay.look.say(overlay.look.ending)
+        held = ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes)
+        c.host.announce(tr("pick.say_end", prizes=held))
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now):

@@ -17,6 +17,8 @@ from pyengine import events as ev
 from pyengine.games import get_game
 from pyengine.link import LinkError, RoundLink, decode, link_session, play_link, replay_round
 
+from .words import number, tr
+
 __all__ = [
     "LinkError", "RoundLink", "canonical_log", "expose_replay_log", "link_session", "read_link", "replay_round",
     "start_replay", "summary",
@@ -27,7 +29,7 @@ def read_link(token: str, game_id: str) -> RoundLink:
     """The round ``token`` carries for the page's game (a `LinkError` that says why not)."""
     link = decode(token)
     if link.game != game_id:
-        raise LinkError(f"this round link is a round of {get_game(link.game).name}, not of {get_game(game_id).name}")
+        raise LinkError(tr("replay.other_game", game=get_game(link.game).name, here=get_game(game_id).name))
     return link
 
 
@@ -36,13 +38,13 @@ def summary(events: list[ev.Event], fmt: Any) -> str:
     start = next(e for e in events if isinstance(e, ev.RoundStart))
     end = next(e for e in reversed(events) if isinstance(e, ev.RoundEnd))
     x = end.win / start.stake if start.stake else 0.0
-    return f"Replay of a round · stake {fmt(start.stake)} · win {fmt(end.win)} · {x:,.2f}× the stake"
+    return tr("replay.summary", stake=fmt(start.stake), win=fmt(end.win), x=number(x, 2))
 
 
 def start_replay(controller: Any, events: list[ev.Event]) -> None:
     """Present ``events`` (already played by the controller's session) with every play
     control off."""
-    controller.lock("Replay: watch the round, or play the game yourself.")
+    controller.lock(tr("replay.locked"))
     controller.message = ""  # the replay's bar says it (the reason is still said on a key)
     controller.queue.extend(events)
     controller.dirty = True

@@ -24,6 +24,7 @@ from .intro import FeatureCard
 from .overlay import IntroCard
 from .stage import Beat, EventHandler, Stage
 from .view import Banner
+from .words import number, tr
 
 __all__ = ["FEATURE", "HoldAndRespin", "RespinWords", "follow", "hold", "lookahead", "rungs", "show_card"]
 
@@ -33,16 +34,19 @@ FEATURE = "hold_and_respin"
 
 @dataclass(frozen=True, slots=True)
 class RespinWords:
-    """What the board holds, as the game says it: ``one`` and ``many`` in announcements,
-    ``noun`` on the counter and the ladder, ``count_key`` in the messages to the page."""
+    """How the feature names what the board holds in its messages to the page
+    (``count_key``). What it says to the player is the catalogue's ``respins.<word>``: the
+    shared client's (prizes), unless the game's catalogue has its own (`stage.GameScreen.word`)."""
 
-    one: str = "prize"
-    many: str = "prizes"
     count_key: str = "count"
+    catalogue: Any = None
+    """The game's catalogue (`words.of`), for what is said away from the stage (the history's
+    board); None: the shared words."""
 
-    @property
-    def noun(self) -> str:
-        return self.many.upper()
+    def say(self, key: str, /, **args: Any) -> str:
+        if self.catalogue is not None and self.catalogue.has(key):
+            return str(self.catalogue(key, **args))
+        return tr(key, **args)
 
 
 def show_card(c: Stage, card: FeatureCard) -> FeatureCard:
@@ -62,7 +66,10 @@ def rungs(c: Stage) -> tuple[tuple[int, str, str], ...]:
     """The ladder's rungs at the current bet: (count, multiplier, amount)."""
     stake = c.session.bet.total
     ladder: dict[str, int] = c.desc["hold_and_respin"]["ladder"]
-    return tuple((int(k), f"{x:,}×", c.fmt(x * stake)) for k, x in sorted(ladder.items(), key=lambda kv: int(kv[0])))
+    return tuple(
+        (int(k), tr("respins.times", x=number(x)), c.fmt(x * stake))
+        for k, x in sorted(ladder.items(), key=lambda kv: int(kv[0]))
+    )
 
 
 def hold(c: Stage, cell: Cell, prize: int) -> None:
@@ -118,7 +125,7 @@ class HoldAndRespin:
                     )
                 else:
                     cells.append(img(assets, self.empty, "", 28))
-        label = escape(f"{self.words.many} held: {len(held)}")
+        label = escape(self.words.say("respins.history_held", n=number(len(held))))
         return f'<div class="mini board cols-{columns}" aria-label="{label}">{"".join(cells)}</div>'
 
     @property
@@ -145,22 +152,24 @@ class HoldAndRespin:
     def held_card(self, c: Stage, n: int, now: float, *, waiting: bool = False) -> FeatureCard:
         """The title card of the feature won with ``n`` prizes held."""
         respins = c.desc["hold_and_respin"]["respins"]
-        w = self.words
-        lines = (f"{n} {w.noun} HELD · {respins} RESPINS", f"EVERY NEW {w.one.upper()} RESETS THE RESPINS")
-        return show_card(c, FeatureCard("HOLD AND RESPIN", lines, self.symbol, now, waiting=waiting))
+        w = c.screen.word
+        lines = (w("respins.card_held", n=number(n), respins=number(respins)), w("respins.card_reset"))
+        return show_card(c, FeatureCard(w("respins.title"), lines, self.symbol, now, waiting=waiting))
 
     def resting_ladder(self, c: Stage) -> None:
         """The prize ladder above the reels in the base game, where nothing else is: its rungs'
         multipliers, none lit (the amounts, which follow the bet, are shown once the bonus runs)."""
         if c.view.band is None:
             still = tuple((n, x, "") for n, x, _ in rungs(c))
-            c.view.band = LadderView(still, self.words.noun, count=0, active=False)
+            c.view.band = LadderView(still, c.screen.word("respins.noun"), count=0, active=False)
 
     def ladder_text(self, c: Stage, count: int) -> str:
         x = c.desc["hold_and_respin"]["ladder"].get(str(count))
         if x is None:
             return ""
-        return f" The prize ladder reaches {count} {self.words.many}: {x:,}× the bet, {c.fmt(x * c.session.bet.total)}."
+        return " " + c.screen.word(
+            "respins.say_ladder", n=number(count), x=number(x), amount=c.fmt(x * c.session.bet.total)
+        )
 
     def rebuild(self, c: Stage, events: list[ev.Event]) -> bool:
         """Recovery: the final board of a bonus in ``events`` (it plays in one engine call, so a
@@ -185,13 +194,14 @@ class HoldAndRespin:
         cap = next((e for e in events if isinstance(e, ev.WinCapReached)), None)
         bonus = min(end.win, cap.win - base) if cap is not None else end.win
         paid = end.count if any(isinstance(e, ev.LadderPrize) for e in events) else None
-        w = self.words
-        c.view.band = LadderView(rungs(c), w.noun, count=end.count, paid=paid, active=False)
+        w = c.screen.word
+        c.view.band = LadderView(rungs(c), w("respins.noun"), count=end.count, paid=paid, active=False)
         left = respins[-1].respins_left if respins else start.respins
-        show_counter(c, RespinCounter(left, start.respins, w.noun, end.count, c.fmt(bonus), label="BONUS WIN"))
+        show_counter(c, RespinCounter(left, start.respins, w("respins.noun"), end.count, c.fmt(bonus),
+                                      label=w("respins.bonus_win")))
         c.view.cell_values = {}
         c.meters.show_feature_win(bonus)
-        c.host.announce(f"Hold and Respin result: {end.count} {w.many}, bonus win {c.fmt(bonus)}.")
+        c.host.announce(w("respins.say_result", n=number(end.count), bonus=c.fmt(bonus)))
 
 
 class BoughtBeat(Timed):
@@ -209,9 +219,10 @@ class BoughtBeat(Timed):
         v.line_rows = None
         v.line_label = ""
         v.cell_values = {}
-        lines = ("HOLD AND RESPIN", f"PRICE {c.fmt(self.e.price)}")
-        show_card(c, FeatureCard("BONUS BOUGHT", lines, self.f.symbol, now, prompt=""))
-        c.host.announce(f"Feature bought for {c.fmt(self.e.price)}: Hold and Respin starts.")
+        w = c.screen.word
+        lines = (w("respins.title"), w("respins.price", price=c.fmt(self.e.price)))
+        show_card(c, FeatureCard(w("respins.bought"), lines, self.f.symbol, now, prompt=""))
+        c.host.announce(w("respins.say_bought", price=c.fmt(self.e.price)))
         self.ms = c.timing.line_show * 0.9
 
 
@@ -243,14 +254,15 @@ class StartBeat(Beat):
             # Bought: the prizes drop in one by one once the board is there; won: they stay put.
             cell.spin_until = cell.spin_from = now + fade * 0.6 + i * drop if bought else now
         n = len(self.e.positions)
-        w = self.f.words
-        v.band = LadderView(rungs(c), w.noun, count=0 if bought else n)
+        w, key = c.screen.word, self.f.words.count_key
+        v.band = LadderView(rungs(c), w("respins.noun"), count=0 if bought else n)
         show_counter(
-            c, RespinCounter(self.e.respins, self.e.respins, w.noun, 0 if bought else n, c.fmt(grid.total(now)))
+            c, RespinCounter(self.e.respins, self.e.respins, w("respins.noun"), 0 if bought else n,
+                             c.fmt(grid.total(now)), label=w("respins.total"))
         )
         c.refresh_status()
-        c.host.post("featureStart", {"feature": FEATURE, w.count_key: n, "respins": self.e.respins, "bought": bought})
-        c.host.announce(f"Hold and Respin: {n} {w.many} held, {self.e.respins} respins. Each new {w.one} resets them.")
+        c.host.post("featureStart", {"feature": FEATURE, key: n, "respins": self.e.respins, "bought": bought})
+        c.host.announce(w("respins.say_start", n=number(n), respins=number(self.e.respins)))
         self.end = max([cell.spin_until for cell in grid.cells.values() if cell.held] + [now + fade]) + t.pause
 
     def update(self, c: Stage, now: float) -> bool:
@@ -302,7 +314,8 @@ class RespinBeat(Beat):
             grid = c.view.board = self.f.board(c, now, 0.0)
         counter = c.view.overlay(RespinCounter)
         if counter is None:
-            counter = show_counter(c, RespinCounter(self.e.respins_left, self.e.respins_left, self.f.words.noun))
+            noun, total = c.screen.word("respins.noun"), c.screen.word("respins.total")
+            counter = show_counter(c, RespinCounter(self.e.respins_left, self.e.respins_left, noun, label=total))
         t = c.timing
         spin = t.spin_min + t.stop * 0.5
         stagger = t.stagger * 0.55
@@ -329,16 +342,15 @@ class RespinBeat(Beat):
             return False
         if counter is not None:
             counter.left = self.e.respins_left
-        e, w = self.e, self.f.words
+        e, w = self.e, c.screen.word
         if e.positions:
-            word = w.one if len(e.positions) == 1 else w.many
-            text = (
-                f"Respin {e.number}: {len(e.positions)} new {word}, {e.count} held. Respins reset to {e.respins_left}."
-            )
+            key = "respins.say_new.one" if len(e.positions) == 1 else "respins.say_new.other"
+            text = w(key, number=number(e.number), new=number(len(e.positions)), n=number(e.count),
+                     left=number(e.respins_left))
             text += self.f.ladder_text(c, e.count)
         else:
-            left = "no respins left" if e.respins_left == 0 else f"{e.respins_left} left"
-            text = f"Respin {e.number}: no {w.one}, {left}."
+            key = "respins.say_none_last" if e.respins_left == 0 else "respins.say_none"
+            text = w(key, number=number(e.number), left=number(e.respins_left))
         c.host.announce(text)
         return True
 
@@ -369,9 +381,10 @@ class LadderBeat(BannerBeat):
             ladder.count = max(ladder.count, e.count)
             ladder.paid = e.count
             ladder.changed_at = now
-        w = self.f.words
-        c.view.banner = Banner("PRIZE LADDER", f"{e.count} {w.noun} · {e.multiplier:,}× · {c.fmt(e.win)}", now, tier=2)
-        c.host.announce(f"Prize ladder: {e.count} {w.many} pay {e.multiplier:,}× the bet, {c.fmt(e.win)}.")
+        w = c.screen.word
+        said = {"n": number(e.count), "x": number(e.multiplier), "win": c.fmt(e.win)}
+        c.view.banner = Banner(w("respins.ladder"), w("respins.ladder_detail", **said), now, tier=2)
+        c.host.announce(w("respins.say_ladder_prize", **said))
         self.ms = c.timing.line_show * 1.2
 
 
@@ -395,7 +408,7 @@ class EndBeat(Beat):
             c.meters.cap(cap.win)
         n = max(len(self.order), 1)
         self.step = 0.0 if c.reduced_motion else min(max(c.timing.count_up / n, 35.0), 140.0)
-        c.host.announce(f"Hold and Respin is over: {self.e.count} {self.f.words.many} are collected.")
+        c.host.announce(c.screen.word("respins.say_over", n=number(self.e.count)))
 
     def _shown(self, c: Stage, amount: int) -> int:
         return min(c.meters.base_win + amount, c.meters.limit)
@@ -421,14 +434,14 @@ class EndBeat(Beat):
                 rungs.active = False
             counter = c.view.overlay(RespinCounter)
             if counter is not None:
-                counter.label = "BONUS WIN"
+                counter.label = c.screen.word("respins.bonus_win")
                 counter.collected = c.fmt(bonus)
                 counter.count = e.count
-            ladder = f" and the ladder {c.fmt(e.ladder)}" if e.ladder else ""
-            w = self.f.words
-            c.view.banner = Banner("BONUS WIN", f"{c.fmt(bonus)} · {e.count} {w.noun}", now, tier=3)
-            c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, w.count_key: e.count, "respins": e.respins})
-            c.host.announce(f"Hold and Respin win: {c.fmt(bonus)}. {e.count} {w.many} pay {c.fmt(e.cash)}{ladder}.")
+            w, key = c.screen.word, self.f.words.count_key
+            said = {"bonus": c.fmt(bonus), "n": number(e.count), "cash": c.fmt(e.cash), "ladder": c.fmt(e.ladder)}
+            c.view.banner = Banner(w("respins.bonus_win"), w("respins.bonus_detail", **said), now, tier=3)
+            c.host.post("featureEnd", {"feature": FEATURE, "win": bonus, key: e.count, "respins": e.respins})
+            c.host.announce(w("respins.say_win_ladder" if e.ladder else "respins.say_win", **said))
             self.ms = c.timing.line_show * 1.6
         if now - self.t1 < self.ms and not self.hurried:
             return False
@@ -459,6 +472,7 @@ class CapBeat(BannerBeat):
         counter = c.view.overlay(RespinCounter)
         if counter is not None:
             counter.collected = c.fmt(max(self.e.win - c.meters.base_win, 0))
-        c.view.banner = Banner("MAX WIN REACHED", f"{x:,}× THE BET · {c.fmt(self.e.win)}", now, tier=4)
-        c.host.announce(f"The maximum win of {x:,}× the bet is reached: {c.fmt(self.e.win)} is paid.")
+        said = {"x": number(x), "win": c.fmt(self.e.win)}
+        c.view.banner = Banner(tr("maxwin.title"), tr("maxwin.detail", **said), now, tier=4)
+        c.host.announce(tr("maxwin.said", **said))
         self.ms = c.timing.line_show * 1.5

@@ -14,7 +14,7 @@ screen with `register_screen` when imported.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,12 +22,14 @@ from pyengine import events as ev
 from pyengine.model import Bet
 from pyengine.session import RoundRecord
 
+from . import words
 from .layout import BACKGROUND, FRAME, LOGO, Picture
 from .meters import Meters
 from .pages import PageFn
 from .sound import Sound
 from .timing import Timing
 from .view import View
+from .words import tr
 
 __all__ = [
     "Announcer",
@@ -194,12 +196,14 @@ class GameScreen:
     """What a game adds to the shared client: beats for its own events, how its wins are
     presented, recovery of its feature after a reload, its words, pictures and pages."""
 
-    feature: str = "the feature"
-    """The feature's name in messages ("Autoplay stopped: <feature> won!")."""
-    start_label: str = "START"
-    stop_label: str = "Stop when the feature is won"
-    more_autoplay_label: str = "More autoplay settings"
-    """The autoplay dialog's expander of the further stop conditions (the game's own words)."""
+    words: Any = None
+    """The game's own catalogue (``words.of(__package__)`` in its screen package): its
+    symbols' names (``symbol.<ID>``), its feature's name (``feature``: "Autoplay stopped:
+    <feature> won!"), the Start button (``start_label``), the autoplay dialog's stop
+    condition (``stop_label``) and expander (``more_autoplay_label``), the history's
+    feature names (``feature_name.<id>``), and whatever its beats and pages say. A key the
+    game does not have is the shared client's own (None: all of them): a game's catalogue
+    overrides what the shared catalogue says."""
     handlers: dict[str, EventHandler] = field(default_factory=dict)
     wins_beat: Callable[[list[ev.Event], Stage], Beat] | None = None
     rebuild: Callable[[Stage, list[ev.Event]], None] | None = None
@@ -215,8 +219,6 @@ class GameScreen:
     """Symbols also drawn large (intros): rasterized at the reel window's height."""
     pictures: tuple[Picture, ...] = (BACKGROUND, FRAME, LOGO)
     """The game's other pictures the screen draws, each with the size it is rasterized at."""
-    feature_names: Mapping[str, str] = field(default_factory=dict)
-    """A feature id of the round history (``hold_and_respin``) as the player reads it."""
     paytable: PageFn | None = None
     """The paytable page (None: the generic one from the description)."""
     rules: PageFn | None = None
@@ -231,6 +233,65 @@ class GameScreen:
     """The game's sounds: the name of its module whose ``VOICE`` is a `cues.Voice` (made by
     `cues.voice` from its character), imported once the sound code has arrived after ready
     (`slotui.jssound`; `cues.voice_of`); None: a plain one."""
+
+
+    def word(self, key: str, /, **args: Any) -> str:
+        """The game's words for ``key``, or the shared client's where the game has none."""
+        if self.words is not None and self.words.has(key):
+            return str(self.words(key, **args))
+        return tr(key, **args)
+
+    @property
+    def feature(self) -> str:
+        return self.word("feature")
+
+    @property
+    def start_label(self) -> str:
+        return self.word("start_label")
+
+    @property
+    def stop_label(self) -> str:
+        return self.word("stop_label")
+
+    @property
+    def more_autoplay_label(self) -> str:
+        return self.word("more_autoplay_label")
+
+    @property
+    def feature_names(self) -> Mapping[str, str]:
+        """A feature id of the round history (``hold_and_respin``) as the player reads it."""
+        return _FeatureNames(self)
+
+    def symbol(self, sid: str, default: str = "") -> str:
+        """A symbol's name as the game's catalogue gives it (``symbol.<ID>``); ``default``
+        (the engine's name) where it gives none, which no screen should show."""
+        if self.words is not None and self.words.has(f"symbol.{sid}"):
+            return str(self.words(f"symbol.{sid}"))
+        return default or sid
+
+
+class _FeatureNames(Mapping[str, str]):
+    """A screen's feature names: its own ``feature_name.<id>``, else the shared one."""
+
+    def __init__(self, screen: GameScreen) -> None:
+        self.screen = screen
+
+    def _ids(self) -> list[str]:
+        keys = set(words.catalogue(words.SHARED))
+        if self.screen.words is not None:
+            keys |= set(words.catalogue(self.screen.words.package))
+        return sorted(k.removeprefix("feature_name.") for k in keys if k.startswith("feature_name."))
+
+    def __getitem__(self, fid: str) -> str:
+        if fid not in self._ids():
+            raise KeyError(fid)
+        return self.screen.word(f"feature_name.{fid}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
 
 
 _SCREENS: dict[str, GameScreen] = {}

@@ -10,13 +10,15 @@ entries in the rules page's context (``info["showcase"]``); attract mode plays t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
 from pyengine.link import watch_url
 
-__all__ = ["entries_of", "load", "watch_html"]
+from .words import number, tr
+
+__all__ = ["entries_of", "load", "odds_of", "title_of", "watch_html"]
 
 Entry = Mapping[str, Any]
 
@@ -46,30 +48,48 @@ async def load(info: dict[str, Any], game: str) -> list[dict[str, Any]]:
     return entries
 
 
+def title_of(e: Entry, word: Callable[..., str] = tr) -> str:
+    """An entry's title in the player's language: a win tier's from the shared catalogue, a
+    feature's from the game's (``watch.<id>``, or ``watch.<mode>.<id>`` outside the base
+    game), through ``word`` (`stage.GameScreen.word`: the game's, else the shared one)."""
+    ident, mode = str(e.get("id", "")), str(e.get("mode", "base"))
+    if ident == "win_best":
+        return tr("watch.best", x=number(float(e.get("win_x", 0)), 2))
+    if e.get("kind") == "tier" and ident.startswith("win_") and ident.endswith("x") and ident[4:-1].isdigit():
+        return tr("watch.tier", x=number(int(ident[4:-1])))
+    return word(f"watch.{ident}" if mode == "base" else f"watch.{mode}.{ident}")
+
+
+def odds_of(probability: float | None) -> str:
+    """A chance as "1 in N" in the player's language (`pyengine.math.rtp.odds_text`'s)."""
+    if probability is None:
+        return tr("odds.none")
+    if probability <= 0:
+        return tr("odds.never")
+    return tr("odds.one_in", n=number(1 / probability))
+
+
 def _facts(e: Entry) -> str:
-    win = f"win {float(e.get('win_x', 0)):,.2f}×"
+    win = tr("watch.win", x=number(float(e.get("win_x", 0)), 2))
     odds = e.get("odds") or {}
     if odds.get("probability"):
-        simulated = " (simulated)" if str(odds.get("method", "")).startswith("simulated") else ""
-        return f"{win} · {odds.get('text', '')}{simulated}"
+        simulated = str(odds.get("method", "")).startswith("simulated")
+        return tr("watch.facts_simulated" if simulated else "watch.facts", win=win, odds=odds_of(odds["probability"]))
     return win
 
 
-def watch_html(game: str, entries: Sequence[Entry]) -> str:
+def watch_html(game: str, entries: Sequence[Entry], word: Callable[..., str] = tr) -> str:
     """The rules page's Watch section ("" without entries): each entry's round link, its win
-    and the odds of what it shows."""
+    and the odds of what it shows; titles through ``word`` (`title_of`)."""
     if not entries:
         return ""
     items = "".join(
         f'<li class="watch-item" data-entry="{escape(str(e["id"]))}">'
-        f'<a class="watch-link" href="{escape(watch_url(game, str(e["token"])))}">{escape(str(e["title"]))}</a>'
+        f'<a class="watch-link" href="{escape(watch_url(game, str(e["token"])))}">{escape(title_of(e, word))}</a>'
         f'<span class="watch-facts">{escape(_facts(e))}</span></li>'
         for e in entries
     )
     return (
-        '<section class="watch"><h3>Watch the features</h3>'
-        "<p>Each link replays one round that shows it, exactly as it was played. Beside it: the round's"
-        " win and the chance of a round like it, from the game's exact math (a win tier's from a"
-        " simulation).</p>"
+        f'<section class="watch"><h3>{escape(tr("watch.heading"))}</h3><p>{escape(tr("watch.intro"))}</p>'
         f'<ul class="watch-list">{items}</ul></section>'
     )
