@@ -296,16 +296,16 @@ function currencyProblem(text, game) {
   const code = String(text).toUpperCase();
   const digits = decimals(game.minor_per_major);
   const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : null;
-  const usage = `use currency=${game.currency} (the demo money) or a currency with ${digits} decimals, e.g. EUR, USD or GBP.`;
+  const usage = say("param.currency_usage", { currency: game.currency, digits });
   if (code === game.currency) return "";
-  if (!/^[A-Z]{3}$/.test(code) || (known && !known.includes(code))) return `The currency “${text}” is not known: ${usage}`;
+  if (!/^[A-Z]{3}$/.test(code) || (known && !known.includes(code))) return say("param.currency_unknown", { text, usage });
   let places;
   try {
     places = new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
   } catch {
-    return `The currency “${text}” is not known: ${usage}`;
+    return say("param.currency_unknown", { text, usage });
   }
-  if (places !== digits) return `The currency ${code} has ${places} decimals, the demo money ${digits}: ${usage}`;
+  if (places !== digits) return say("param.currency_decimals", { code, places, digits, usage });
   return "";
 }
 
@@ -319,9 +319,9 @@ function parseParams(search, games) {
   const seen = new Set();
   for (const key of query.keys()) {
     if (!PARAMS.includes(key)) {
-      problems.push([`Unknown parameter “${key}”. The parameters are: game (required), bet, seed, embed, debug, replay, attract, host, currency, lang.`]);
+      problems.push([say("param.unknown", { key })]);
     } else if (seen.has(key)) {
-      problems.push([`The parameter “${key}” is given more than once.`]);
+      problems.push([say("param.twice", { key })]);
     }
     seen.add(key);
   }
@@ -340,25 +340,25 @@ function parseParams(search, games) {
   const gameId = query.get("game");
   let game = null;
   if (gameId === null || gameId === "") {
-    problems.push(["No game chosen: add game=<id> to the address. The games are:", gameLinks()]);
+    problems.push([say("param.no_game"), gameLinks()]);
   } else {
     game = list.find((g) => g.id === gameId) ?? null;
-    if (!game) problems.push([`There is no game “${gameId}”. The games are:`, gameLinks()]);
+    if (!game) problems.push([say("param.no_such_game", { game: gameId }), gameLinks()]);
     else params.game = game.id;
   }
 
   const betText = query.get("bet");
   if (betText !== null) {
     if (!game) {
-      problems.push([`The bet “${betText}” can only be checked for a valid game.`]);
+      problems.push([say("param.bet_no_game", { bet: betText })]);
     } else {
       const minor = parseMoney(betText, game.minor_per_major);
       const offered = offeredBets(game);
       const hit = minor === null ? null : offered.find((b) => b.total === minor);
       if (!hit) {
-        const what = minor === null ? `“${betText}” is not an amount` : `A total bet of ${betText} is not offered`;
+        const what = say(minor === null ? "param.bet_not_amount" : "param.bet_not_offered", { bet: betText });
         problems.push([
-          `${what}. ${game.name} offers these total bets (${game.currency}):`,
+          say("param.bets_offered", { what, game: game.name, currency: game.currency }),
           el("p", { class: "bet-list", text: offered.map((b) => b.text).join(", ") }),
         ]);
       } else {
@@ -375,7 +375,7 @@ function parseParams(search, games) {
     let value = null;
     if (/^\d{1,20}$/.test(seedText) || /^0x[0-9a-f]{1,16}$/i.test(seedText)) value = BigInt(seedText);
     if (value === null || value > SEED_MAX) {
-      problems.push([`The seed “${seedText}” is not valid: use a whole number from 0 to ${SEED_MAX} (or 0x and up to 16 hex digits).`]);
+      problems.push([say("param.seed", { seed: seedText, max: SEED_MAX })]);
     } else {
       params.seed = value.toString();
     }
@@ -390,7 +390,7 @@ function parseParams(search, games) {
   if (hostText !== null) {
     const { origins, bad } = parseHosts(hostText);
     if (bad.length) {
-      problems.push([`The parameter host=“${hostText}” is not valid (${bad.join(", ")}): give one or more origins separated by commas, e.g. host=https://www.example.com.`]);
+      problems.push([say("param.host", { host: hostText, bad: bad.join(", ") })]);
     } else {
       params.host = origins;
     }
@@ -406,15 +406,15 @@ function parseParams(search, games) {
   }
 
   // The language of every word (web/words.js): lang=, else the browser's, else English.
-  const { lang, problem: langProblem } = chooseLang(query);
-  if (langProblem) problems.push([langProblem]);
+  const { lang, refused } = chooseLang(query);
+  if (refused !== null) problems.push([say("param.lang", { lang: refused })]);
   params.lang = lang;
 
   for (const flag of ["embed", "debug", "attract"]) {
     const v = query.get(flag);
     if (v === null) continue;
     if (v === "1" || v === "0") params[flag] = v === "1";
-    else problems.push([`The parameter ${flag}=“${v}” is not valid: use ${flag}=1 or ${flag}=0.`]);
+    else problems.push([say("param.flag", { flag, value: v })]);
   }
   return { params, problems, game, bet };
 }
@@ -852,8 +852,13 @@ async function startPython(game, painted) {
 async function main() {
   wirePage();
   let games;
+  // The page's language first (web/words.js): its shared words come beside the list of games,
+  // so that even a refused address is explained in it.
+  const { lang } = chooseLang(new URLSearchParams(location.search));
+  const early = loadWords(lang, null).catch(() => null);
   try {
     games = await loadGames();
+    studio.words = (await early) ?? undefined;
   } catch (err) {
     loadFailed(say("error.games_list"), String(err));
     return;
@@ -862,6 +867,7 @@ async function main() {
   const { params, problems, game, bet } = parseParams(location.search, games);
   embedChannel(params.host ?? null);
   if (params.embed) root.classList.add("embed");
+  if (studio.words) applyWords(document, studio.words.shared);
   if (problems.length) {
     studio.errors = problems.map((p) => p.map((x) => (typeof x === "string" ? x : x.textContent)).join(" "));
     showMessage(
@@ -877,7 +883,7 @@ async function main() {
   studio.bet = bet;
   // The catalogues of the page's language, fetched beside the runtime; Python reads them
   // (slotui.jswords) and the page's own words are put on it at once.
-  studio.wordsReady = loadWords(params.lang, game).then((words) => {
+  studio.wordsReady = loadWords(params.lang, game, studio.words?.shared).then((words) => {
     studio.words = words;
     root.lang = params.lang;
     const missing = applyWords(document, words.shared);

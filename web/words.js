@@ -7,18 +7,18 @@
 export const LANGS = ["en", "de", "es"];
 export const LOCALES = { en: "en-US", de: "de-DE", es: "es-ES" };
 
-/** The language of `query` (a URLSearchParams): {lang, problem} — problem is "" or why lang= is refused. */
+/**
+ * The language of `query` (a URLSearchParams): {lang, refused}. lang= chooses; a lang= the
+ * site does not speak is `refused` (the page explains it in the browser's language).
+ */
 export function chooseLang(query, languages = navigator.languages ?? [navigator.language]) {
   const text = query.get("lang");
-  if (text !== null) {
-    if (LANGS.includes(text)) return { lang: text, problem: "" };
-    return { lang: LANGS[0], problem: `The language lang=“${text}” is not offered: use lang=${LANGS.join(", lang=")}.` };
-  }
+  if (text !== null && LANGS.includes(text)) return { lang: text, refused: null };
   for (const tag of languages) {
     const primary = String(tag || "").toLowerCase().split("-")[0];
-    if (LANGS.includes(primary)) return { lang: primary, problem: "" };
+    if (LANGS.includes(primary)) return { lang: primary, refused: text };
   }
-  return { lang: LANGS[0], problem: "" };
+  return { lang: LANGS[0], refused: text };
 }
 
 async function fetchJson(url) {
@@ -27,13 +27,16 @@ async function fetchJson(url) {
   return res.json();
 }
 
-/** The catalogues of `lang` for `game` (games.json's entry; null: the shared one alone). */
-export async function loadWords(lang, game) {
-  const [shared, own] = await Promise.all([
-    fetchJson(`./lang/${lang}.json`),
+/**
+ * The catalogues of `lang` for `game` (games.json's entry; null: the shared one alone);
+ * `shared`: the shared one, when it has been fetched already.
+ */
+export async function loadWords(lang, game, shared = null) {
+  const [common, own] = await Promise.all([
+    shared ? Promise.resolve(shared) : fetchJson(`./lang/${lang}.json`),
     game ? fetchJson(`./static/games/${game.id}/lang/${lang}.json`) : Promise.resolve({}),
   ]);
-  return { lang, locale: LOCALES[lang], shared, game: own };
+  return { lang, locale: LOCALES[lang], shared: common, game: own };
 }
 
 /** `template` with its {name} fields filled from `args`. */
