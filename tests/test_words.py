@@ -136,8 +136,11 @@ def test_the_pages_own_words_are_in_the_shared_catalogue() -> None:
     keys = re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', html)
     assert len(keys) > 40
     assert sorted(k for k in keys if k not in shared) == []
-    for key in re.findall(r'say\("([\w.]+)"', (WEB / "boot.js").read_text(encoding="utf-8")):
-        assert key in shared, key
+    lobby = (WEB / "index.html").read_text(encoding="utf-8")
+    assert sorted(k for k in re.findall(r'data-i18n="([^"]+)"', lobby) if k not in shared) == []
+    for script in ("boot.js", "lobby.js"):
+        for key in re.findall(r'say\("([\w.]+)"', (WEB / script).read_text(encoding="utf-8")):
+            assert key in shared, f"{script}: {key}"
 
 
 # -- what the screens show -----------------------------------------------------------------------------

@@ -4,6 +4,22 @@
 // button that copies each one.
 
 import { ROOT, el, formatMaxWin, formatRtp, loadGames } from "./site.js";
+import { LOCALES, applyWords, chooseLang, fill, loadWords } from "./words.js";
+
+// The lobby's language: lang=, else the browser's (web/words.js); its links carry a lang=
+// given to the lobby on to the games.
+const query = new URLSearchParams(location.search);
+const { lang, refused } = chooseLang(query);
+const LOCALE = LOCALES[lang];
+const LINK_LANG = query.get("lang") !== null && refused === null ? `&lang=${lang}` : "";
+let WORDS = {};
+const OWN = {};
+
+/** The lobby's words for `key` (the shared catalogue; a game's first with `game`). */
+function say(key, args = {}, game = null) {
+  const own = game ? OWN[game] ?? {} : {};
+  return fill(own[key] ?? WORDS[key] ?? key, args);
+}
 
 /** The tile's art: tile.svg, else the game's background with its wild symbol, else a monogram. */
 function art(game) {
@@ -41,42 +57,55 @@ function art(game) {
 }
 
 function tile(game) {
-  const href = `./play.html?game=${encodeURIComponent(game.id)}`;
+  const href = `./play.html?game=${encodeURIComponent(game.id)}${LINK_LANG}`;
   const link = el("a", { class: "tile-link", href, "data-game": game.id }, [
     art(game),
     el("div", { class: "tile-info" }, [
       el("h3", { class: "tile-name", text: game.name }),
       el("dl", { class: "tile-facts" }, [
-        el("div", {}, [el("dt", { text: "RTP" }), el("dd", { class: "tile-rtp", text: formatRtp(game.rtp) })]),
-        el("div", {}, [el("dt", { text: "Max win" }), el("dd", { class: "tile-maxwin", text: `${game.max_win_bound ? "up to " : ""}${formatMaxWin(game.max_win_x)} bet` })]),
+        el("div", {}, [el("dt", { text: say("lobby.rtp") }), el("dd", { class: "tile-rtp", text: formatRtp(game.rtp, LOCALE) })]),
+        el("div", {}, [el("dt", { text: say("lobby.max_win") }), el("dd", { class: "tile-maxwin", text: say(game.max_win_bound ? "lobby.max_win_bound" : "lobby.max_win_value", { x: formatMaxWin(game.max_win_x, LOCALE) }) })]),
       ]),
-      el("span", { class: "tile-play", "aria-hidden": "true", text: "Play" }),
+      el("span", { class: "tile-play", "aria-hidden": "true", text: say("lobby.play") }),
     ]),
   ]);
-  link.setAttribute("aria-label", `Play ${game.name}: RTP ${formatRtp(game.rtp)}, max win ${formatMaxWin(game.max_win_x)} the bet`);
+  link.setAttribute("aria-label", say("lobby.play_label", { game: game.name, rtp: formatRtp(game.rtp, LOCALE), x: formatMaxWin(game.max_win_x, LOCALE) }));
   return el("li", { class: "tile" }, [link]);
 }
 
 /** The address of a showcase entry's round link (absolute: it is copied to other pages). */
 function watchUrl(game, entry) {
-  return new URL(`play.html?game=${encodeURIComponent(game)}&replay=${entry.token}`, ROOT).href;
+  return new URL(`play.html?game=${encodeURIComponent(game)}&replay=${entry.token}${LINK_LANG}`, ROOT).href;
+}
+
+const number = (x, digits = 0) => x.toLocaleString(LOCALE, { maximumFractionDigits: digits });
+
+/** An entry's title in the lobby's language, as the rules page gives it (slotui.watch.title_of). */
+function titleOf(game, e) {
+  if (e.id === "win_best") return say("watch.best", { x: number(e.win_x, 2) });
+  const tier = /^win_(\d+)x$/.exec(e.id);
+  if (e.kind === "tier" && tier) return say("watch.tier", { x: number(Number(tier[1])) });
+  const key = e.mode === "base" ? `watch.${e.id}` : `watch.${e.mode}.${e.id}`;
+  return key in (OWN[game] ?? {}) || key in WORDS ? say(key, {}, game) : e.title; // (a catalogue without it: the engine's)
 }
 
 /** A game's Watch list: each feature's and win tier's round, its win and odds, a copy button. */
 function watchList(game, name, showcase) {
   const items = showcase.entries.map((e) => {
     const url = watchUrl(game, e);
-    const copy = el("button", { type: "button", class: "btn pill watch-copy", "data-copy": url, text: "Copy link" });
-    copy.setAttribute("aria-label", `Copy the link to watch ${e.title}`);
-    const odds = e.odds.probability ? `${e.odds.text}` : e.kind === "jackpot" ? "time jackpot" : "";
+    const title = titleOf(game, e);
+    const copy = el("button", { type: "button", class: "btn pill watch-copy", "data-copy": url, text: say("lobby.copy") });
+    copy.setAttribute("aria-label", say("lobby.copy_label", { title }));
+    const odds = e.odds.probability ? say("odds.one_in", { n: number(1 / e.odds.probability) })
+      : e.kind === "jackpot" ? say("lobby.time_jackpot") : "";
     return el("li", { class: "watch-item", "data-entry": e.id }, [
-      el("a", { class: "watch-link", href: url, text: e.title }),
-      el("span", { class: "watch-facts", text: [`win ${e.win_x.toLocaleString("en")}×`, odds].filter(Boolean).join(" · ") }),
+      el("a", { class: "watch-link", href: url, text: title }),
+      el("span", { class: "watch-facts", text: [say("watch.win", { x: number(e.win_x, 2) }), odds].filter(Boolean).join(" · ") }),
       copy,
     ]);
   });
   return el("details", { class: "tile-watch" }, [
-    el("summary", { text: `Watch ${name}: every feature` }),
+    el("summary", { text: say("lobby.watch", { game: name }) }),
     el("ul", { class: "watch-list" }, items),
   ]);
 }
@@ -85,9 +114,9 @@ async function copyLink(button) {
   const url = button.dataset.copy;
   try {
     await navigator.clipboard.writeText(url);
-    button.textContent = "Copied";
+    button.textContent = say("lobby.copied");
   } catch {
-    window.prompt("Copy this link:", url);
+    window.prompt(say("lobby.copy_prompt"), url);
   }
   window.dispatchEvent(new CustomEvent("slotstudio:copied", { detail: { url } }));
 }
@@ -97,6 +126,11 @@ async function addWatchLinks(list, games) {
   const res = await fetch(new URL("showcase.json", ROOT));
   if (!res.ok) throw new Error(`showcase.json: HTTP ${res.status}`);
   const showcase = (await res.json()).games;
+  // Each game's own words (its features' titles), in the lobby's language.
+  await Promise.all(games.map(async (g) => {
+    const r = await fetch(new URL(`static/games/${g.id}/lang/${lang}.json`, ROOT));
+    OWN[g.id] = r.ok ? await r.json() : {};
+  }));
   for (const g of games) {
     const sc = showcase[g.id];
     const tileEl = list.querySelector(`.tile-link[data-game="${g.id}"]`)?.closest(".tile");
@@ -113,14 +147,19 @@ async function main() {
   const list = document.getElementById("games");
   const status = document.getElementById("lobby-status");
   try {
-    const data = await loadGames();
+    const [data, words] = await Promise.all([loadGames(), loadWords(lang, null).catch(() => null)]);
+    if (words) {
+      WORDS = words.shared;
+      document.documentElement.lang = lang;
+      applyWords(document, WORDS);
+    }
     const shown = data.games.filter((g) => !g.hidden); // games not shipped (test fixtures) stay off the lobby
     list.replaceChildren(...shown.map(tile));
-    status.textContent = shown.length ? "" : "No games are playable yet.";
+    status.textContent = shown.length ? "" : say("lobby.none");
     status.hidden = shown.length > 0;
     addWatchLinks(list, shown).catch((err) => console.warn("[slot-studio] no Watch links:", err));
   } catch (err) {
-    status.textContent = "The games could not be loaded. Check the connection and reload the page.";
+    status.textContent = WORDS["lobby.failed"] ?? "The games could not be loaded. Check the connection and reload the page.";
     console.error("[slot-studio]", err);
   } finally {
     list.removeAttribute("aria-busy");

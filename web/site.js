@@ -44,13 +44,13 @@ export function formatMoney(minor, minorPerMajor = 100) {
 }
 
 /** An RTP fraction as a percentage with two decimals: 0.961351 -> "96.14%". */
-export function formatRtp(rtp) {
-  return `${(rtp * 100).toFixed(2)}%`;
+export function formatRtp(rtp, locale = "en-US") {
+  return new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(rtp);
 }
 
-/** A max win multiplier: 5771.111 -> "5,771×". */
-export function formatMaxWin(x) {
-  return `${Math.floor(x).toLocaleString("en-US")}×`;
+/** A max win multiplier: 5771.111 -> "5,771×" (en-US), "5.771×" (de-DE). */
+export function formatMaxWin(x, locale = "en-US") {
+  return `${Math.floor(x).toLocaleString(locale)}×`;
 }
 
 /**
