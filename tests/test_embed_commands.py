@@ -10,6 +10,7 @@ from typing import Any
 
 from pyengine.autoplay import AutoplayLimits
 from slotui.embedapi import COMMANDS, PAUSED_TEXT, Commands
+from slotui.words import tr
 from tests.client_support import FakeHost, Rig, find_seed, idle, make_rig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +82,7 @@ def test_pause_holds_the_clock_and_the_input_until_resume() -> None:
     assert r.controller.view.reels.moving == moving
     assert len(r.controller.queue) == events_left
     r.controller.press("stop", r.controller.now)
-    assert host.announcements[-1] == PAUSED_TEXT
+    assert host.announcements[-1] == tr(PAUSED_TEXT) == "The game is paused by the page it is shown in."
     state = commands.run("getState")["state"]
     assert state["paused"] is True
     assert state["state"] == "paused"

@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .words import current, tr
+
 __all__ = ["COMMANDS", "PAUSED_TEXT", "Commands"]
 
 COMMANDS = (
     "spin", "stopAutoplay", "pause", "resume", "mute", "unmute", "openPaytable", "openRules", "close", "getState",
 )
-PAUSED_TEXT = "The game is paused by the page it is shown in."
+PAUSED_TEXT = "embed.paused"
+"""The catalogue key of what a paused game says when the player presses a key or a button."""
 DIALOGS = {"openPaytable": "paytable", "openRules": "help"}
 """The dialog each command opens (the page's own Paytable and Rules buttons)."""
 
@@ -61,7 +64,7 @@ class Commands:
 
     def press(self, action: str, now: float | None = None) -> None:
         if self.paused or self.closed:
-            self.host.announce(PAUSED_TEXT if self.paused else "The game was closed by the page it is shown in.")
+            self.host.announce(tr(PAUSED_TEXT if self.paused else "embed.closed"))
             return
         self._press(action, None if now is None else now - self.offset)
 
@@ -80,6 +83,7 @@ class Commands:
             "balance": self.shown_balance(),
             "bet": s.bet.total,
             "currency": c.currency or s.game.bets.currency,
+            "lang": current(),
             "inRound": bool(s.in_round),
             "autoplay": c.autoplay is not None,
             "pending": c.pending_kind,
