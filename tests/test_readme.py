@@ -154,7 +154,7 @@ def test_serve_builds_and_serves_the_playable_site(tmp_path: Path, browser: Any)
             status, body = _get(f"{url}play.html?game={game}")
             assert status == 200
             assert b'id="reels"' in body
-        context = browser.new_context()
+        context = browser.new_context(locale="en-US")
         try:
             page = context.new_page()
             page.goto(f"{url}play.html?game={GAME_IDS[0]}")

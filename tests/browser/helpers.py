@@ -173,7 +173,10 @@ def origin_of(url: str) -> str:
 
 
 def new_context(browser: Browser, origin: str, **options: Any) -> tuple[BrowserContext, Watch]:
-    """A fresh context (empty caches and storage) with its `Watch` and the init script."""
+    """A fresh context (empty caches and storage) with its `Watch` and the init script. Its
+    browser speaks American English unless ``locale`` says otherwise (the page speaks the
+    browser's language when the address gives none: the tests do not depend on the machine's)."""
+    options.setdefault("locale", "en-US")
     context = browser.new_context(**options)
     context.add_init_script(INIT_SCRIPT)
     watch = Watch(origin)
