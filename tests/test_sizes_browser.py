@@ -2,10 +2,11 @@
 popout, 1024x576 and 1280x800, each in portrait and landscape. Nothing is cut off: every
 visible control lies inside the window, no button's word overflows it, no canvas text
 overlaps another or leaves the canvas (``slotStats.textProblems``), and the free-play badge
-is on screen. Each game's pages go through the site's three languages and three
-currencies (every language with every currency, and each language in the demo money), so
-the words of every language are fitted at small and large sizes alike, and every text on
-the page and on the canvas comes from the language's catalogue (``slotStudio.strays``).
+is on screen. Each game is shown at every size in each of the site's three languages,
+portrait and landscape by turns, and in three currencies across them (every language in
+every currency), so the longer words of German and Spanish are fitted at the smallest
+sizes too, and every text on the page and on the canvas comes from the language's
+catalogue (``slotStudio.strays``).
 A screenshot of each goes to test-artifacts/sizes/."""
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ from pyengine.games import GAME_IDS
 pytestmark = pytest.mark.browser
 
 SIZES = ((320, 568), (375, 667), (412, 915), (400, 225), (1024, 576), (1280, 800))
-VIEWPORTS = tuple(dict.fromkeys(v for w, ht in SIZES for v in ((w, ht), (ht, w))))
-"""Each size in portrait and in landscape."""
 LANGS = ("en", "de", "es")
-COMBOS = tuple((lang, cur) for cur in ("EUR", "USD", "GBP") for lang in LANGS) + tuple((lang, "") for lang in LANGS)
-"""(language, currency) of each page in turn: every language with every currency, and in the
-demo money ("")."""
+CURRENCIES = ("EUR", "USD", "GBP")
+PAGES = tuple(
+    ((w, ht) if (i + j) % 2 == 0 else (ht, w), lang, CURRENCIES[(i + j) % len(CURRENCIES)])
+    for i, (w, ht) in enumerate(SIZES)
+    for j, lang in enumerate(LANGS)
+)
+"""(viewport, language, currency) of each page: every size in every language, portrait and
+landscape by turns, and every language in every currency across the sizes."""
 CATALOGUES = Path(__file__).resolve().parents[1] / "web" / "slotui" / "lang"
 
 TEXTS = """() => {
@@ -82,9 +86,8 @@ def test_nothing_is_cut_off_at_any_embed_size(browser: Browser, server: Any, gam
     out = ARTIFACTS / "sizes"
     out.mkdir(parents=True, exist_ok=True)
     seen: dict[str, dict[str, Any]] = {}
-    for i, (width, height) in enumerate(VIEWPORTS):
-        lang, currency = COMBOS[i % len(COMBOS)]
-        money = f"&currency={currency}" if currency else ""
+    for (width, height), lang, currency in PAGES:
+        money = f"&currency={currency}"
         context, watch = h.new_context(
             browser, h.origin_of(server.url), viewport={"width": width, "height": height}, bypass_csp=True
         )
@@ -97,8 +100,8 @@ def test_nothing_is_cut_off_at_any_embed_size(browser: Browser, server: Any, gam
             got = page.evaluate(CHECK)
             got["lang"] = lang
             got["strays"] = page.evaluate("(t) => window.slotStudio.strays(t)", page.evaluate(TEXTS))
-            seen[f"{width}x{height} {lang} {currency or 'demo money'}"] = got
-            page.screenshot(path=str(out / f"{game}-{width}x{height}-{lang}-{currency or 'demo'}.png"))
+            seen[f"{width}x{height} {lang} {currency}"] = got
+            page.screenshot(path=str(out / f"{game}-{width}x{height}-{lang}-{currency}.png"))
             assert watch.page_errors == [], watch.page_errors
         finally:
             context.close()
