@@ -17,13 +17,14 @@ from pyengine import events as ev
 from pyengine.games.lucky_halloween import LadderClimb, LadderStart, LadderWin, RiderAppears, RiderSymbols
 
 from ...beats import BannerBeat, GameScreen, register_screen
-from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...freespins import FreeSpins, begin
 from ...layout import BACKGROUND, FRAME, LOGO
 from ...pick import PickLook
 from ...stage import Stage
 from ...view import Banner
+from ...words import number, of
 from .look import (
-    CAULDRON, CAULDRON_OPEN, COLLECT, FEATURE_NAMES, GREEN, LADDER, MEGA, PUMPKIN, PUMPKINS, PUMPKIN_COLLECT,
+    CAULDRON, CAULDRON_OPEN, COLLECT, FEATURE_NAMES, GREEN, MEGA, PUMPKIN, PUMPKINS, PUMPKIN_COLLECT,
     PUMPKIN_OPEN, RIDER, TREE,
 )
 from .rider import EntranceRider, MegaWild, PlacedSymbols, RiderBeat, RiderOverlay, _placed
@@ -52,14 +53,17 @@ __all__ = [
     "rules_html",
 ]
 
+WORDS = of(__package__)
+"""The game's own words (lang/<lang>.json beside this module)."""
+
 # -- picks and free spins ---------------------------------------------------------------------------------
 def _pick_label(name: str, prize: str) -> str:
     if name == PUMPKINS:
         rungs, _, collect = prize.partition(" ")
-        return f"+{rungs} {COLLECT}" if collect else f"+{rungs}"
+        return WORDS("pick.rungs_collect", rungs=rungs) if collect else WORDS("pick.rungs", rungs=rungs)
     if name == "bonus_cauldron":
-        return f"+{prize} SPINS"
-    return f"{prize} SPINS"
+        return WORDS("pick.bonus_spins", spins=prize)
+    return WORDS("pick.spins", spins=prize)
 
 
 def _pick_sprite(name: str, prize: str) -> str | None:
@@ -70,17 +74,18 @@ def _pick_sprite(name: str, prize: str) -> str | None:
 
 LOOK = PickLook(
     titles={
-        "cauldron": "CHOOSE A CAULDRON",
-        "bonus_cauldron": "BONUS SPINS CAULDRON",
-        PUMPKINS: "PICK A PUMPKIN",
+        "cauldron": "pick.cauldron_title",
+        "bonus_cauldron": "pick.bonus_cauldron_title",
+        PUMPKINS: "pick.pumpkin",
     },
     label=_pick_label,
     sprite=_pick_sprite,
     cover=CAULDRON.name,
     covers={PUMPKINS: PUMPKIN.name},
-    prompts={"cauldron": "PICK A CAULDRON", "bonus_cauldron": "PICK A CAULDRON", PUMPKINS: "PICK A PUMPKIN"},
+    prompts={"cauldron": "pick.cauldron", "bonus_cauldron": "pick.cauldron", PUMPKINS: "pick.pumpkin"},
     area=_pick_area,
     scenes=frozenset({PUMPKINS}),
+    words=WORDS,
 )
 
 
@@ -98,15 +103,18 @@ class FreeSpinsIntro(BannerBeat):
         reveals = [x for x in c.session.round_events if isinstance(x, ev.PickReveal) and x.name == "cauldron"]
         picked = int(reveals[-1].prize) if reveals and reveals[-1].prize.isdigit() else self.e.count
         extra = self.e.count - picked
-        detail = f"{picked} FROM THE CAULDRON + {extra} FOR THE EXTRA SCATTERS" if extra > 0 else "FROM THE CAULDRON"
-        c.view.banner = Banner(f"{self.e.count} FREE SPINS", detail, now, tier=2)
-        c.host.announce(f"{self.e.count} free spins!")
+        detail = (
+            WORDS("free.detail_extra", picked=number(picked), extra=number(extra))
+            if extra > 0
+            else WORDS("free.detail")
+        )
+        c.view.banner = Banner(WORDS("free.title", count=number(self.e.count)), detail, now, tier=2)
+        c.host.announce(WORDS("free.said", count=number(self.e.count)))
         c.refresh_status()
         self.ms = c.timing.line_show * 1.2
 
 
 FREE_SPINS = FreeSpins(
-    FreeSpinsWords(retrigger="+{count} BONUS SPINS", retrigger_said="The Rider brings {count} bonus spins!"),
     intro=lambda e, c: FreeSpinsIntro(e),
 )
 
@@ -149,15 +157,12 @@ def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
 
 
 def _win_label(e: ev.Event, c: Stage) -> str:
-    return f"WIN {c.fmt(int(getattr(e, 'win', 0)))}"
+    return WORDS("win_label", win=c.fmt(int(getattr(e, "win", 0))))
 
 
 SCREEN = GameScreen(
+    words=WORDS,
     voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
-    feature="a feature",
-    start_label="START",
-    stop_label="Stop when a feature is won",
-    more_autoplay_label="More auto spins settings",
     handlers={
         **FREE_SPINS.handlers,
         RiderAppears.type: lambda e, c: RiderBeat(e),
@@ -185,7 +190,6 @@ SCREEN = GameScreen(
         PUMPKIN_OPEN,
         PUMPKIN_COLLECT,
     ),
-    feature_names={"free_spins": "free spins", LADDER: "Full Moon Bonus"},
     paytable=paytable_html,
     rules=rules_html,
     history_board=history_board,

@@ -12,7 +12,9 @@ from ...overlay import IntroCard
 from ...pages import x_text
 from ...stage import Stage
 
-from .look import LADDER, _trigger_counts
+from ...words import number
+
+from .look import LADDER, WORDS, _trigger_counts
 
 
 # -- a feature's title card ----------------------------------------------------------------------------
@@ -22,16 +24,16 @@ def _card(c: Stage, feature: str, now: float, *, waiting: bool = False) -> Featu
         lad = c.desc["full_moon_bonus"]
         top = x_text(lad["rungs_x"][-1])
         card = FeatureCard(
-            "FULL MOON BONUS",
-            (f"CLIMB THE {len(lad['rungs_x'])}-RUNG LADDER UP TO {top}", "PICK A PUMPKIN FOR EVERY STEP"),
+            WORDS("card.ladder_title"),
+            (WORDS("card.ladder_climb", rungs=number(len(lad["rungs_x"])), top=top), WORDS("card.ladder_pick")),
             str(sc["bonus"]["symbol"]),
             now,
             waiting=waiting,
         )
     else:
         card = FeatureCard(
-            "FREE SPINS",
-            ("CHOOSE 1 OF 3 CAULDRONS", "FOR YOUR FREE SPINS"),
+            WORDS("card.free_title"),
+            (WORDS("card.free_choose"), WORDS("card.free_for")),
             str(sc["free_spins"]["symbol"]),
             now,
             waiting=waiting,
@@ -64,14 +66,13 @@ class FeatureIntroBeat(Timed):
         super().start(c, now)
         self.feature = _next_feature(c)
         self.card = _card(c, self.feature, now)
-        name = "The Full Moon Bonus" if self.feature == LADDER else "Free spins"
-        c.host.announce(f"{name} won!")
+        c.host.announce(WORDS("card.won_ladder" if self.feature == LADDER else "card.won_free"))
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now) and not c.start_requested:
             return False
-        ask_start(self.card, c, "Press Start to play the feature.")
+        ask_start(self.card, c, WORDS("card.press_start"))
         return True
 
 

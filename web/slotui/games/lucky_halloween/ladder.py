@@ -18,7 +18,9 @@ from ...stage import Stage
 from ...timing import ease_in_out, ease_out_cubic
 from ...view import Banner
 
-from .look import GREEN, LADDER, PUMPKINS, WOOD, WOOD_DARK, _ms
+from ...words import number
+
+from .look import GREEN, LADDER, PUMPKINS, WOOD, WOOD_DARK, WORDS, _ms
 
 
 # -- the Full Moon ladder ----------------------------------------------------------------------------
@@ -145,7 +147,7 @@ class LadderOverlay:
             px, py = cx - pw / 2, cy - ph / 2
             if p == 0:
                 canvas.fill_rect(px, py, pw, ph, WOOD_DARK)
-                canvas.text("START", cx, cy + fs * 0.3, fs * 0.72, INK)
+                canvas.text(WORDS("ladder.start"), cx, cy + fs * 0.3, fs * 0.72, INK)
                 continue
             value = self.rungs_x[p - 1]
             reached = p <= self.position
@@ -161,7 +163,7 @@ class LadderOverlay:
             canvas.text(x_text(value), cx, cy + fs * 0.36, fs, color)
         # The guaranteed minimum, written beside its rung.
         mx, my = self.center(L, self.minimum)
-        canvas.text("MIN", mx, my - rh * 0.36, fs * 0.55, GOLD)
+        canvas.text(WORDS("ladder.min"), mx, my - rh * 0.36, fs * 0.55, GOLD)
         # The marker: the Rider's lantern head.
         hx, hy = self.marker(L, now)
         s = min(cw, rh) * 0.62
@@ -197,10 +199,7 @@ class LadderStartBeat(Timed):
         self.ladder = _ladder(c, self.e, now)
         c.view.remove(IntroCard)
         c.host.post("featureStart", {"feature": LADDER, "count": self.e.count, "minimum_x": self.e.minimum_x})
-        c.host.announce(
-            f"Full Moon Bonus: climb the ladder. {self.e.count} Bonus symbols guarantee at least "
-            f"{self.e.minimum_x} times the bet."
-        )
+        c.host.announce(WORDS("ladder.said_start", n=number(self.e.count), x=number(self.e.minimum_x)))
         self.ms = _ms(c, 700.0)
 
 
@@ -230,10 +229,13 @@ class ClimbBeat(Timed):
         ladder.step_ms = _ms(c, 240.0)
         ladder.message = ""
         rungs = ladder.rungs_x
-        words = f"{e.rungs} rung{'s' if e.rungs != 1 else ''} up to {rungs[e.landed - 1]}×"
+        to = x_text(rungs[e.landed - 1])
         if ladder.jump:
-            words += f"; the green shortcut leads on to {rungs[e.position - 1]}×"
-        c.host.announce(words + (". Collect!" if e.collect else "."))
+            key = "ladder.said_shortcut_collect" if e.collect else "ladder.said_shortcut"
+            said = WORDS.count(key, e.rungs, x=to, on=x_text(rungs[e.position - 1]))
+        else:
+            said = WORDS.count("ladder.said_climb_collect" if e.collect else "ladder.said_climb", e.rungs, x=to)
+        c.host.announce(said)
         self.ms = len(path) * ladder.step_ms + _ms(c, 350.0 if not e.collect else 700.0)
         self.said = False
 
@@ -243,9 +245,9 @@ class ClimbBeat(Timed):
             return True
         if not ladder.walking(now) and not self.said:
             self.said = True
-            words = ["GREEN SHORTCUT!"] if self.e.position != self.e.landed else []
+            words = [WORDS("ladder.shortcut")] if self.e.position != self.e.landed else []
             if self.e.collect:
-                words.append(f"COLLECT {x_text(ladder.rungs_x[self.e.position - 1])}")
+                words.append(WORDS("ladder.collect", x=x_text(ladder.rungs_x[self.e.position - 1])))
             ladder.message = " ".join(words)
         if self.holding(now):
             return False
@@ -269,10 +271,10 @@ class LadderWinBeat(Timed):
             ladder.settle()
             ladder.position = e.rung
             ladder.final = e.rung
-            ladder.message = f"COLLECT {x_text(e.multiplier)}"
+            ladder.message = WORDS("ladder.collect", x=x_text(e.multiplier))
         c.meters.add_win(e.win)
         c.host.post("featureEnd", {"feature": LADDER, "win": e.win, "multiplier": e.multiplier})
-        c.host.announce(f"Full Moon Bonus: {e.multiplier} times the bet, {c.fmt(e.win)}.")
+        c.host.announce(WORDS("ladder.said_win", x=number(e.multiplier), win=c.fmt(e.win)))
         self.ms = c.timing.line_show * 0.8 if ladder is not None else 0.0
 
     def update(self, c: Stage, now: float) -> bool:
@@ -283,7 +285,12 @@ class LadderWinBeat(Timed):
             self.t1 = now
             c.view.remove(LadderOverlay)
             e = self.e
-            c.view.banner = Banner("FULL MOON BONUS", f"{x_text(e.multiplier)} THE BET: {c.fmt(e.win)}", now, tier=3)
+            c.view.banner = Banner(
+                WORDS("card.ladder_title"),
+                WORDS("ladder.banner", x=x_text(e.multiplier), win=c.fmt(e.win)),
+                now,
+                tier=3,
+            )
             self.ms = c.timing.line_show * 1.6
         if now - self.t1 < self.ms and not (self.hurried and now - self.t1 >= c.timing.pause):
             return False

@@ -4,28 +4,54 @@ part of its screen uses."""
 from __future__ import annotations
 
 
+from collections.abc import Iterator, Mapping
+
 from ...layout import Picture
 from ...stage import Stage
+from ...words import of
+
+WORDS = of(__package__)
+"""The game's own words (lang/<lang>.json beside this package)."""
 
 
 
 Position = tuple[int, int]
 
-FEATURE_NAMES = {
-    "special_reels": "Special Reels",
-    "pumpkin_tree": "Pumpkin Tree",
-    "random_wilds": "Random Wilds",
-    "mega_wild": "Mega Wild",
-    "free_spins": "Free Spins",
-    "full_moon_bonus": "Full Moon Bonus",
-    "bonus_spins": "Bonus Spins",
-}
-"""The Rider's features as the player reads them."""
+FEATURES = (
+    "special_reels",
+    "pumpkin_tree",
+    "random_wilds",
+    "mega_wild",
+    "free_spins",
+    "full_moon_bonus",
+    "bonus_spins",
+)
+"""The Rider's features (their names: ``rider.<id>`` in the game's catalogue)."""
+
+
+class _FeatureNames(Mapping[str, str]):
+    """The Rider's features as the player reads them, looked up in the language spoken when asked."""
+
+    def __getitem__(self, key: str) -> str:
+        if key not in FEATURES:
+            raise KeyError(key)
+        return WORDS(f"rider.{key}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FEATURES)
+
+    def __len__(self) -> int:
+        return len(FEATURES)
+
+
+FEATURE_NAMES: Mapping[str, str] = _FeatureNames()
+"""The Rider's features as the player reads them (words looked up when read)."""
 LADDER = "full_moon_bonus"
 """The ladder's feature id (the round history's and the messages posted to the page)."""
 PUMPKINS = "pumpkins"
 """The ladder's pick."""
 COLLECT = "COLLECT"
+"""The engine's mark of a pumpkin that collects (in its prize, "3 COLLECT"; not shown as it is)."""
 GREEN = "#58e07a"
 WOOD = "#8a5a2b"
 WOOD_DARK = "#3b220e"

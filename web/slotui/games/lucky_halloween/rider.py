@@ -16,7 +16,9 @@ from ...stage import Stage
 from ...timing import clamp01, ease_in_out, ease_out_back, ease_out_cubic
 from ...view import Banner, View
 
-from .look import FEATURE_NAMES, MEGA, ORANGE, Position, RIDER, _ms, _wild
+from ...words import number
+
+from .look import FEATURE_NAMES, MEGA, ORANGE, Position, RIDER, WORDS, _ms, _wild
 
 
 # -- the Rider ----------------------------------------------------------------------------------
@@ -51,7 +53,7 @@ class RiderOverlay:
         if canvas.has_sprite(RIDER.name):
             canvas.sprite(RIDER.name, x, y, self.size, self.size)
         else:
-            canvas.text("RIDER", x + self.size / 2, y + self.size * 0.6, self.size * 0.2, ORANGE)
+            canvas.text(WORDS("rider.sprite"), x + self.size / 2, y + self.size * 0.6, self.size * 0.2, ORANGE)
         canvas.pop()
 
 
@@ -71,8 +73,8 @@ class RiderBeat(Timed):
         super().start(c, now)
         c.scratch["rider"] = self.e.feature
         name = FEATURE_NAMES.get(self.e.feature, self.e.feature.replace("_", " ").title())
-        c.view.banner = Banner("THE PUMPKIN RIDER", name.upper(), now, tier=1)
-        c.host.announce(f"The Pumpkin Rider appears: {name}!")
+        c.view.banner = Banner(WORDS("rider.title"), name.upper(), now, tier=1)
+        c.host.announce(WORDS("rider.appears", name=name))
         self.ms = _ms(c, 1500.0)
         self.rider = _entrance(c, now, self.ms)
         c.view.remove(RiderOverlay)
@@ -93,7 +95,7 @@ class RiderBeat(Timed):
                 _window_of(c.view), tuple(c.desc["royals"]), now, self.shuffle_ms, still=c.reduced_motion
             )
             c.view.on_reels.append(self.shuffle)
-            c.host.announce("The reels are shuffled: the royals are gone.")
+            c.host.announce(WORDS("rider.shuffled"))
         return self.hurried or now - self.t1 >= self.shuffle_ms
 
 
@@ -163,7 +165,7 @@ class ShuffleOverlay:
             draw_symbol(canvas, sym, x + (c - s) / 2, y + (c - s) / 2, s)
             canvas.pop()
         if u > 0.0:
-            canvas.text("NO ROYALS", L.reels_x + L.reels_w / 2, L.reels_y + L.reels_h / 2, c * 0.3, GOLD)
+            canvas.text(WORDS("rider.no_royals"), L.reels_x + L.reels_w / 2, L.reels_y + L.reels_h / 2, c * 0.3, GOLD)
 
 
 # -- symbols the Rider places -----------------------------------------------------------------------
@@ -254,8 +256,8 @@ class PlaceBeat(Timed):
             for i, p in enumerate(e.positions):
                 self.placed.landed[(int(p[0]), int(p[1]))] = now + i * gap
             self.ms = n * gap
-            verb = "places" if e.symbol == _wild(c) else "drops"
-            c.host.announce(f"The Rider {verb} {n} {name} symbols on the reels.")
+            key = "rider.places" if e.symbol == _wild(c) else "rider.drops"
+            c.host.announce(WORDS(key, n=number(n), name=name))
         elif self.throw:
             fly = _ms(c, 520.0)
             gap = _ms(c, 300.0)
@@ -266,14 +268,14 @@ class PlaceBeat(Timed):
                 self.placed.landed[(int(p[0]), int(p[1]))] = t + fly
             c.view.overlays.append(self.flight)
             self.ms = (n - 1) * gap + fly + self.placed.fall_ms
-            c.host.announce(f"The Rider throws his head: {n} {name}s land on the reels.")
+            c.host.announce(WORDS("rider.throws", n=number(n), name=name))
         else:
             gap = _ms(c, 260.0)
             self.placed.fall_ms = _ms(c, 480.0)
             for i, p in enumerate(e.positions):
                 self.placed.landed[(int(p[0]), int(p[1]))] = now + i * gap
             self.ms = (n - 1) * gap + self.placed.fall_ms + _ms(c, 250.0)
-            c.host.announce(f"The Rider drops {n} {name} symbols on the reels.")
+            c.host.announce(WORDS("rider.drops", n=number(n), name=name))
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now):
@@ -315,7 +317,7 @@ class MegaWild:
         if canvas.has_sprite(MEGA.name):
             canvas.sprite(MEGA.name, x + c * 0.03, L.reels_y + c * 0.03, size - c * 0.06, L.reels_h - c * 0.06)
         else:
-            canvas.text("MEGA WILD", x + size / 2, L.reels_y + L.reels_h / 2, c * 0.3, GOLD)
+            canvas.text(WORDS("rider.mega_sprite"), x + size / 2, L.reels_y + L.reels_h / 2, c * 0.3, GOLD)
         lit = self.view.highlights
         canvas.stroke_rect(x + 3, L.reels_y + 3, size - 6, L.reels_h - 6, GOLD, max(3.0, c * (0.045 if lit else 0.03)))
 
@@ -360,7 +362,7 @@ class DragBeat(Timed):
         self.rider = DraggingRider(0.0, 0.0, 0.0, 0.0, now, 1.0, mega=self.mega)
         if not c.reduced_motion:
             c.view.overlays.append(self.rider)
-        c.host.announce(f"The Rider drags in the Mega Wild on reels {left + 1} to {left + 3}.")
+        c.host.announce(WORDS("rider.drags", first=number(left + 1), last=number(left + 3)))
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now, longer=_ms(c, 300.0)):

@@ -14,7 +14,9 @@ from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
 from ...timing import clamp01
 
-from .look import TREE, _ms
+from ...words import number
+
+from .look import TREE, WORDS, _ms
 
 
 # -- the Pumpkin Tree -------------------------------------------------------------------------------
@@ -68,7 +70,7 @@ class TreeOverlay:
         if canvas.has_sprite(TREE.name):
             canvas.sprite(TREE.name, x, y, w, h)
         title = min(L.top_h * 0.42, L.width * 0.06)
-        canvas.text("THE PUMPKIN TREE", L.width / 2, L.top_h * 0.5 + title * 0.4, title, GOLD)
+        canvas.text(WORDS("tree.title"), L.width / 2, L.top_h * 0.5 + title * 0.4, title, GOLD)
         lit = self.lit(now)
         final = self.done(now)
         s = L.cell * 0.42 * h / (L.reels_h * 1.02)
@@ -80,10 +82,14 @@ class TreeOverlay:
                 canvas.fill_rect(cx - s * 0.7, cy - s * 0.7, s * 1.4, s * 1.4, "rgba(255,170,40,0.35)")
             draw_symbol(canvas, self.head, cx - s / 2, cy - s / 2, s)
             canvas.pop()
-            canvas.text(f"×{self.values[i]}", cx, cy + s * 0.95, s * 0.42, GOLD if on else INK)
+            canvas.text(f"×{number(self.values[i])}", cx, cy + s * 0.95, s * 0.42, GOLD if on else INK)
         if final:
             canvas.text(
-                f"ALL PRIZES ×{self.chosen}", L.width / 2, L.reels_y + L.reels_h + L.cell * 0.2, L.cell * 0.26, GOLD
+                WORDS("tree.all_prizes", x=number(self.chosen)),
+                L.width / 2,
+                L.reels_y + L.reels_h + L.cell * 0.2,
+                L.cell * 0.26,
+                GOLD,
             )
 
 
@@ -99,7 +105,7 @@ class MultiplierBand:
         if canvas.has_sprite(TREE.name):
             h = L.top_h * 0.8
             canvas.sprite(TREE.name, L.width / 2 - size * 5.6 - h * 0.9, L.top_h * 0.12, h * 0.9, h)
-        canvas.text(f"PUMPKIN TREE: ALL PRIZES ×{self.multiplier}", L.width / 2, L.top_h * 0.62, size, GOLD)
+        canvas.text(WORDS("tree.band", x=number(self.multiplier)), L.width / 2, L.top_h * 0.62, size, GOLD)
 
 
 class TreeBeat(Timed):
@@ -122,7 +128,7 @@ class TreeBeat(Timed):
             self.ms = c.timing.line_show
         c.view.remove(TreeOverlay)
         c.view.overlays.append(self.tree)
-        c.host.announce(f"The Pumpkin Tree lights up: every prize of this spin is multiplied by {chosen}.")
+        c.host.announce(WORDS("tree.said", x=number(chosen)))
         self.hold = _ms(c, 700.0)
 
     def update(self, c: Stage, now: float) -> bool:
