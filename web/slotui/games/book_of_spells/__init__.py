@@ -21,8 +21,12 @@ from ...layout import BACKGROUND, FRAME, LOGO, Layout, fit_size
 from ...overlay import IntroCard
 from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
+from ...words import number, of, tr
 
 __all__ = ["SCREEN", "BookIntro", "IntroBeat", "paytable_html", "rebuild_feature", "rules_html"]
+
+WORDS = of(__package__)
+"""The game\'s own words (lang/<lang>.json beside this module)."""
 
 BOOK = "BOOK"
 """The wild scatter, drawn large on the intro."""
@@ -47,7 +51,7 @@ class BookIntro(IntroCard):
         size = min(L.reels_h * 0.95, L.width * 0.5)
         x = (L.width - size) / 2
         y = L.reels_y + (L.reels_h - size) / 2
-        title = f"{self.spins} FREE SPINS"
+        title = WORDS.count("intro.title", self.spins)
         title_size = fit_size(title, L.top_h * 0.42, L.width * 0.92)
         canvas.text(title, L.width / 2, L.top_h * 0.5 + title_size * 0.36, title_size, GOLD, max_width=L.width * 0.92)
         if canvas.has_sprite(BOOK):
@@ -66,9 +70,10 @@ class BookIntro(IntroCard):
         canvas.fill_rect(x + (size - s) / 2 - 6, y + size * 0.26 - 6, s + 12, s + 12, "rgba(255,236,190,0.9)")
         draw_symbol(canvas, shown, x + (size - s) / 2, y + size * 0.26, s)
         label_y = y + size + L.cell * 0.22
-        canvas.text("EXPANDING SYMBOL", L.width / 2, min(label_y, L.height - L.cell * 0.3), L.cell * 0.2, INK)
+        canvas.text(WORDS("intro.expanding"), L.width / 2, min(label_y, L.height - L.cell * 0.3), L.cell * 0.2, INK)
         if self.waiting:
-            canvas.text("PRESS START", L.width / 2, min(label_y + L.cell * 0.3, L.height - 8), L.cell * 0.2, GOLD)
+            press = tr("intro.press_start")
+            canvas.text(press, L.width / 2, min(label_y + L.cell * 0.3, L.height - 8), L.cell * 0.2, GOLD)
 
 
 def _show_intro(c: Stage, intro: BookIntro) -> BookIntro:
@@ -90,7 +95,7 @@ class IntroBeat(Timed):
         begin(c, self.e)
         settle = 600.0 if c.reduced_motion else 2400.0 if not c.turbo else 1400.0
         _show_intro(c, BookIntro(self.e.count, None, self.candidates, now, settle))
-        c.host.announce(f"{self.e.count} free spins won! The Book chooses the expanding symbol.")
+        c.host.announce(WORDS.count("say.won", self.e.count))
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
@@ -119,8 +124,8 @@ class ChooseBeat(Timed):
         name = symbol_name(c, self.e.symbol)
         if intro is not None:
             intro.started = min(intro.started, now - intro.settle_ms)  # show the symbol settled
-        said = f"The expanding symbol is the {name}."
-        prompt = f"{said} Press Start to play the free spins."
+        said = WORDS("say.chosen", name=name)
+        prompt = WORDS("say.press_start", said=said)
         if intro is None or c.autoplay is not None or not ask_start(intro, c, prompt):
             c.host.announce(said)
         return True
@@ -163,18 +168,19 @@ def paytable_html(ctx: pages.PageContext) -> str:
     """Every symbol with what it pays at the current bet, the Book, and the line shapes."""
     desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
     out = [
-        f'<p class="note">Pays at {fmt(ctx.bet_per_line)} per line on {ctx.lines} lines. Wins pay left to right '
-        "on consecutive reels from the leftmost; only the highest win per line is paid.</p>"
+        '<p class="note">'
+        + WORDS.html("paytable.note", bet=escape(fmt(ctx.bet_per_line)), lines=escape(number(ctx.lines)))
+        + "</p>"
     ]
-    scatter = ", ".join(f"{k}× {fmt(v * ctx.stake)}" for k, v in sorted(desc["scatter_pays"].items()) if v)
+    scatter = ", ".join(f"{number(int(k))}× {fmt(v * ctx.stake)}" for k, v in sorted(desc["scatter_pays"].items()) if v)
     top = str(desc.get("wild_pays_as"))
+    wild = WORDS.html("paytable.book_wild", name=escape(names.get(top, top)))
+    pays = WORDS.html("paytable.book_scatter", pays=escape(scatter), award=escape(number(desc["free_spins"]["award"])))
     out.append(
         f'<div class="pay special">{pages.img(ctx.assets, BOOK, names[BOOK], 80)}<div><h3>{escape(names[BOOK])}</h3>'
-        f"<p>Wild: substitutes for every symbol. A line of Books alone pays as the "
-        f"{escape(names.get(top, top))}.</p><p>Scatter anywhere: {escape(scatter)} "
-        f"(× total bet) and 3 or more award {desc['free_spins']['award']} free spins.</p></div></div>"
+        f"<p>{wild}</p><p>{pays}</p></div></div>"
     )
-    out.append(pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets))
+    out.append(pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets, names=names))
     out.append(pages.line_shapes(desc))
     return "".join(out)
 
@@ -183,45 +189,34 @@ def rules_html(ctx: pages.PageContext) -> str:
     """The rules as implemented, with the session's operator settings, then the shared paragraphs."""
     desc, names, settings = ctx.desc, ctx.names, ctx.operator
     fs = desc["free_spins"]
-    lines_max = max(desc["bets"]["lines"])
+    lines_max = escape(number(max(desc["bets"]["lines"])))
+    award = escape(number(fs["award"]))
     parts = [
         f"<h3>{escape(desc['name'])}</h3>",
-        f"<p>5 reels, {desc['rows']} rows, 1 to {lines_max} selectable win lines. Choose the bet per line "
-        f"and the number of lines; the total bet is lines × bet per line. Pressing + past {lines_max} lines "
-        "starts again at 1. Bet Max sets the most lines and the highest bet; pressing it again spins.</p>",
-        "<h4>The Book</h4><p>The Book of Spells is wild for every other symbol. A line made only of Books pays "
-        f"as the {escape(names.get(desc.get('wild_pays_as', ''), ''))}. 3, 4 or 5 Books anywhere pay a scatter "
-        f"prize × the total bet and award {fs['award']} free spins.</p>",
-        "<h4>Free spins</h4><p>When free spins start the Book picks one symbol at random as the special "
-        "expanding symbol for the whole feature. It first pays as a regular symbol on the active lines; then, "
-        "if enough of it are on the reels for a win, it expands to cover its reels and pays on every active "
-        "line, even on non-adjacent reels. During free spins the Book does not substitute for the expanding "
-        f"symbol. 3 or more Books during free spins add {fs['award']} more. Free spins use the lines and bet "
-        "of the spin that triggered them.</p>",
-        f"<p>Free-spin win limit: when the free-spin wins become higher than {settings['free_spin_cap_x']}× "
-        "the total bet, the limit is paid and the feature ends.</p>",
-        "<h4>Gamble</h4><p>After a win you may collect or gamble: guess whether the next card from a face-down "
-        "deck is red or black. Right doubles the win, wrong loses it. Gamble is not offered when the win is "
-        f"above {settings['gamble_limit_x']}× the total bet, ends when the win passes that limit, is not "
-        "offered in autoplay and not after free spins that reached their limit.</p>",
+        "<p>" + WORDS.html("rules.reels", rows=escape(number(desc["rows"])), lines=lines_max) + "</p>",
+        f"<h4>{WORDS.html('rules.book_heading')}</h4><p>"
+        + WORDS.html("rules.book", name=escape(names.get(desc.get("wild_pays_as", ""), "")), award=award)
+        + "</p>",
+        f"<h4>{WORDS.html('rules.free_spins_heading')}</h4><p>" + WORDS.html("rules.free_spins", award=award) + "</p>",
+        # The limits as the operator set them (whole multiples of the total bet).
+        "<p>" + WORDS.html("rules.cap", cap=escape(str(settings["free_spin_cap_x"]))) + "</p>",
+        f"<h4>{WORDS.html('rules.gamble_heading')}</h4><p>"
+        + WORDS.html("rules.gamble", limit=escape(str(settings["gamble_limit_x"])))
+        + "</p>",
         pages.shared_rules(
             ctx,
-            autoplay_stop="when free spins are won (if chosen)",
-            recovery="If you leave while Collect is offered, the win is credited when you come back. If you "
-            "reload or close the page during free spins or the gamble, you continue exactly where you left "
-            "off; the chosen expanding symbol is shown above the reels.",
-            expiry="collected automatically",
-            start="free spins",
+            autoplay_stop=WORDS("rules.autoplay_stop"),
+            recovery=WORDS("rules.recovery"),
+            expiry=WORDS("rules.expiry"),
+            start=WORDS("rules.start"),
         ),
     ]
     return "".join(parts)
 
 
 SCREEN = GameScreen(
+    words=WORDS,
     voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
-    feature="free spins",
-    start_label="START FREE SPINS",
-    stop_label="Stop when free spins are won",
     handlers={
         **FREE_SPINS.handlers,
         ev.ExpandingSymbolChosen.type: lambda e, c: ChooseBeat(e),
@@ -232,7 +227,6 @@ SCREEN = GameScreen(
     status=FREE_SPINS.status,
     big_symbols=(BOOK,),
     pictures=(BACKGROUND, FRAME, LOGO, CARD_BACK),
-    feature_names={"free_spins": "free spins"},
     paytable=paytable_html,
     rules=rules_html,
 )
