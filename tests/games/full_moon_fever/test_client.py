@@ -335,7 +335,7 @@ def test_reload_at_the_title_card_and_at_the_pet_screen() -> None:
     assert overlay is not None
     assert overlay.waiting
     assert [cell.face for cell in overlay.cells] == list(PETS)
-    assert overlay.look.button == "PAYTABLE"
+    assert overlay.look.button_text == "PAYTABLE"
     again.canvas.sprites |= SPRITES
     again.press("pick:1")
     assert chosen(again.controller) == "CAT"
@@ -447,7 +447,7 @@ def test_the_paytable_shows_both_paytables_the_pets_and_the_spin_distribution() 
         assert f"{ASSETS}/symbols/{ego}.svg" in html
     # Both the prize the rules tell the player to multiply by the bet per line, and its money.
     prize = '<span class="prize" title="the prize: × the bet per line">{}</span> {}'
-    assert "<li><b>5×</b> " + prize.format(1000, "100.00") + "</li>" in html  # Granny's base 5 × 0.10 a line
+    assert "<li><b>5×</b> " + prize.format("1,000", "100.00") + "</li>" in html  # Granny's base 5 × 0.10 a line
     assert "<li><b>5×</b> " + prize.format(500, "50.00") + "</li>" in html  # Granny's Winfalls 5
     assert "3× 5.00" in html  # three Houses × the total bet of 2.50
     weights = {int(k): int(v) for k, v in WINFALLS["spins"].items()}

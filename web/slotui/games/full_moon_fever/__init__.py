@@ -25,7 +25,7 @@ from ...beats import Beat, Timed, GameScreen, register_screen, symbol_name
 from ...canvas import Canvas
 from ...cascade import Cascades
 from ...expanding import ExpandingSymbol
-from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...freespins import FreeSpins, begin
 from ...intro import FeatureCard, ask_start
 from ...layout import Layout
 from ...overlay import IntroCard
@@ -34,6 +34,7 @@ from ...pick import PickLook, PickOverlay, RevealBeat
 from ...render import GOLD, INK, draw_symbol
 from ...stage import Stage
 from ...timing import clamp01, ease_out_cubic
+from ...words import number, of, tr
 
 __all__ = [
     "EGO_SUFFIX",
@@ -47,6 +48,9 @@ __all__ = [
     "rules_html",
 ]
 
+WORDS = of(__package__)
+"""The game\'s own words (lang/<lang>.json beside this module)."""
+
 HOUSE = "HOUSE"
 """The scatter (the description's scatter symbol), drawn on the Winfalls title card."""
 PICK_NAME = "pet"
@@ -55,7 +59,25 @@ EGO_SUFFIX = "_EGO"
 """A symbol's alter-ego picture is ``symbols/<id>_EGO.svg``."""
 PETS = ("DOG", "CAT", "PARROT", "HAMSTER")
 """The pets' own pictures (the pick's faces), ``symbols/<pet>.svg``."""
-PET_NAMES = {"DOG": "Dog", "CAT": "Cat", "PARROT": "Parrot", "HAMSTER": "Hamster"}
+
+
+def _pet(pet: str) -> str:
+    """A pet's name (``pet.<PET>``; a prize that is no pet as it is)."""
+    return WORDS(f"pet.{pet}") if pet in PETS else pet
+
+
+def _the_pet(pet: str) -> str:
+    """A pet's name with its article, as a sentence uses it ("the Dog")."""
+    return WORDS(f"pet.{pet}.the") if pet in PETS else pet
+
+
+def _ego(c_names: Mapping[str, str], ego: str) -> str:
+    """An alter ego's own name (its symbol's name without "(the Dog)")."""
+    return c_names[ego].split(" (")[0]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _winfalls(desc: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -113,8 +135,8 @@ def _base_reels(c: Stage, events: Sequence[ev.Event]) -> None:
 def _card(c: Stage, spins: int, now: float, *, waiting: bool = False) -> FeatureCard:
     c.view.remove(IntroCard)
     card = FeatureCard(
-        "WINFALLS",
-        (f"{spins} FREE SPINS", "CHOOSE A PET TO FEED: IT BECOMES AN EXTRA WILD"),
+        WORDS("card.title"),
+        (WORDS.count("card.spins", spins), WORDS("card.line")),
         HOUSE,
         now,
         waiting=waiting,
@@ -133,19 +155,19 @@ class IntroBeat(Timed):
         super().start(c, now)
         begin(c, self.e)
         self.card = _card(c, self.e.count, now)
-        c.host.announce(f"Winfalls! {self.e.count} free spins. Choose a pet to feed next.")
+        c.host.announce(WORDS.count("card.said", self.e.count))
         self.ms = c.timing.line_show
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now) and not c.start_requested:
             return False
         if c.autoplay is None:
-            ask_start(self.card, c, "Press Start to choose your pet.")
+            ask_start(self.card, c, WORDS("card.press_start_said"))
         return True
 
 
 def _label(name: str, prize: str) -> str:
-    return PET_NAMES.get(prize, prize).upper()
+    return WORDS(f"pet.{prize}.label") if prize in PETS else prize
 
 
 def _sprite(name: str, value: str) -> str | None:
@@ -153,12 +175,13 @@ def _sprite(name: str, value: str) -> str | None:
 
 
 PICK_LOOK = PickLook(
-    titles={PICK_NAME: "CHOOSE A PET TO FEED"},
+    titles={PICK_NAME: "pet.title"},
     label=_label,
     sprite=_sprite,
-    prompt="PICK A PET: IT BECOMES AN EXTRA WILD",
-    button="PAYTABLE",
+    prompt="pet.prompt",
+    button="button.paytable",
     button_action="paytable",
+    words=WORDS,
 )
 
 
@@ -228,17 +251,20 @@ class TransformBeat(Beat):
             pet = self.e.prize
             ego = _ego_of(c.desc, pet)
             self.ms = 0.0 if self.hurried else (700.0 if c.reduced_motion else c.timing.line_show * 1.6)
-            pet_name, ego_name = PET_NAMES.get(pet, pet), symbol_name(c, ego).split(" (")[0]
+            the_pet, ego_name = _the_pet(pet), symbol_name(c, ego).split(" (")[0]
             self.overlay = PetTransform(
                 pet,
                 ego,
-                (f"THE {pet_name.upper()} BECOMES THE {ego_name.upper()}", "EXTRA WILD FOR THE WHOLE OF WINFALLS"),
+                (
+                    WORDS("transform.title", the_pet=the_pet.upper(), ego=ego_name.upper()),
+                    WORDS("transform.line"),
+                ),
                 now,
                 self.ms,
             )
             c.view.overlays.append(self.overlay)
             self.t1 = now
-            c.host.announce(f"The {pet_name} becomes the {ego_name}: an extra wild for the whole of Winfalls.")
+            c.host.announce(WORDS("transform.said", the_pet=_capital(the_pet), ego=ego_name))
         if now - self.t1 < self.ms + (0 if self.hurried else c.timing.pause) and not self.hurried:
             return False
         c.view.remove(PetTransform)
@@ -262,12 +288,6 @@ def _pick_end(e: ev.PickEnd, c: Stage) -> Beat | None:
 
 
 FREE_SPINS = FreeSpins(
-    FreeSpinsWords(
-        counter="WINFALLS · FREE SPIN {n} OF {total} · WIN {win}",
-        end="WINFALLS WIN",
-        end_detail="{win} in {spins} free spins",
-        end_said="Winfalls over: {win} won in {spins} free spins.",
-    ),
     intro=IntroBeat,
     ended=_feature_over,
 )
@@ -307,24 +327,29 @@ def _scatter_text(desc: Mapping[str, Any], fmt: pages.Fmt, stake: int) -> str:
     )
 
 
+def _wild(desc: Mapping[str, Any]) -> str:
+    return str(next(s["id"] for s in desc["symbols"] if s["kind"] == "wild"))
+
+
 def _base_section(ctx: PageContext) -> str:
     desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
-    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
+    wild = _wild(desc)
     trigger = _winfalls(desc)["trigger"]
     return "".join(
         [
-            '<section id="base-paytable"><h3>Main game paytable</h3>',
-            f'<p class="note">Pays at {fmt(ctx.bet_per_line)} per line on {ctx.lines} fixed lines (the prize × the '
-            "bet per line). Wins pay left to right on consecutive reels from the leftmost; only the highest win per "
-            "line is paid, and wins on different lines add up.</p>",
+            f'<section id="base-paytable"><h3>{WORDS.html("paytable.base")}</h3>',
+            '<p class="note">'
+            + WORDS.html("paytable.base_note", bet=escape(fmt(ctx.bet_per_line)), lines=escape(number(ctx.lines)))
+            + "</p>",
             f'<div class="pay special">{img(ctx.assets, wild, names[wild], 80)}<div><h3>{escape(names[wild])}</h3>'
-            f"<p>Wild on reels 1 to 4: substitutes for every symbol except the {escape(names[HOUSE])}. It works "
-            "only together with other symbols: a line of wilds alone pays nothing.</p></div></div>",
+            f"<p>{WORDS.html('paytable.wild', scatter=escape(names[HOUSE]))}</p></div></div>",
             f'<div class="pay special">{img(ctx.assets, HOUSE, names[HOUSE], 80)}<div><h3>{escape(names[HOUSE])}'
-            f"</h3><p>Scatter: pays anywhere in view, the prize × the total bet: "
-            f"{escape(_scatter_text(desc, fmt, ctx.stake))}, added to the line wins. {trigger} or more start "
-            "Winfalls.</p></div></div>",
-            pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets, prize=True),
+            "</h3><p>"
+            + WORDS.html(
+                "paytable.scatter", pays=escape(_scatter_text(desc, fmt, ctx.stake)), trigger=escape(number(trigger))
+            )
+            + "</p></div></div>",
+            pages.symbol_pays(desc, ctx.bet_per_line, fmt, ctx.assets, prize=True, names=names),
             "</section>",
         ]
     )
@@ -335,51 +360,54 @@ def _spins_table(desc: Mapping[str, Any]) -> str:
     total = sum(spins.values())
     mean = Fraction(sum(n * w for n, w in spins.items()), total)
     rows = "".join(
-        f'<tr><th scope="row">{n}</th><td>{pct(Fraction(w, total))}</td></tr>' for n, w in sorted(spins.items())
+        f'<tr><th scope="row">{number(n)}</th><td>{pct(Fraction(w, total))}</td></tr>' for n, w in sorted(spins.items())
     )
     return (
-        '<table class="ladder spins"><thead><tr><th scope="col">Free spins</th><th scope="col">Chance</th></tr>'
+        f'<table class="ladder spins"><thead><tr><th scope="col">{WORDS.html("paytable.spins_col")}</th>'
+        f'<th scope="col">{WORDS.html("paytable.chance_col")}</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
-        f'<p class="note">On average {float(mean):.3f} free spins; at most {max(spins)}. The number is drawn when '
-        "Winfalls starts, before the pet is chosen.</p>"
+        '<p class="note">'
+        + WORDS.html("paytable.spins_note", mean=escape(number(float(mean), 3)), most=escape(number(max(spins))))
+        + "</p>"
     )
 
 
 def _winfalls_section(ctx: PageContext) -> str:
     desc, fmt, names = ctx.desc, ctx.fmt, ctx.names
     w = _winfalls(desc)
-    wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
+    wild = _wild(desc)
     pets = "".join(
-        f"<li>{img(ctx.assets, pet, PET_NAMES.get(pet, pet), 56)} → {img(ctx.assets, ego, names[ego], 56)}"
-        f"<span>{escape(PET_NAMES.get(pet, pet))} → {escape(names[ego].split(' (')[0])}</span></li>"
+        f"<li>{img(ctx.assets, pet, _pet(pet), 56)} → {img(ctx.assets, ego, names[ego], 56)}"
+        f"<span>{WORDS.html('paytable.pet_ego', pet=escape(_pet(pet)), ego=escape(_ego(names, ego)))}</span></li>"
         for pet, ego in w["alter_egos"].items()
     )
     per_line = ctx.bet_per_line
+    prize_title = escape(tr("pages.prize_title"))
     pays = []
     for sid, p in w["paytable"].items():
         rows = "".join(
-            f'<li><b>{k}×</b> <span class="prize" title="the prize: × the bet per line">{v}</span> '
+            f'<li><b>{number(int(k))}×</b> <span class="prize" title="{prize_title}">'
+            f"{pages.x_text(v).removesuffix('×')}</span> "
             f"{fmt(v * per_line)}</li>"
             for k, v in sorted(p.items(), key=lambda kv: -int(kv[0]))
             if v
         )
         pays.append(f'<div class="pay">{img(ctx.assets, sid + EGO_SUFFIX, names[sid], 56)}<ul>{rows}</ul></div>')
-    ladder = ", ".join(f"×{m}" for m in w["multipliers"])
+    ladder = ", ".join(f"×{number(m)}" for m in w["multipliers"])
+    top = escape(number(w["multipliers"][-1]))
     return "".join(
         [
-            '<section id="winfalls-paytable"><h3>Winfalls paytable</h3>',
-            '<p class="note">In Winfalls every symbol is shown in its alter-ego form and pays from this table '
-            f"(the prize × the bet per line, {fmt(per_line)}, × the cascade multiplier).</p>",
-            f'<h4>Choose a pet to feed</h4><ul class="prizes">{pets}</ul>'
-            "<p>The chosen pet's alter ego is an extra wild for the whole feature: like the logo it substitutes "
-            f"for every symbol and pays nothing on its own. Every pet gives the same return.</p>",
+            f'<section id="winfalls-paytable"><h3>{WORDS.html("paytable.winfalls")}</h3>',
+            '<p class="note">' + WORDS.html("paytable.winfalls_note", bet=escape(fmt(per_line))) + "</p>",
+            f'<h4>{WORDS.html("paytable.pets")}</h4><ul class="prizes">{pets}</ul>'
+            f"<p>{WORDS.html('paytable.pets_note')}</p>",
             f'<div class="pay special">{img(ctx.assets, wild + EGO_SUFFIX, names[wild], 80)}<div>'
-            f"<h3>{escape(names[wild])}</h3><p>Still wild on reels 1 to 4, beside the pet's alter ego. No "
-            f"{escape(names[HOUSE])} appears in Winfalls: it cannot be retriggered.</p></div></div>",
+            f"<h3>{escape(names[wild])}</h3><p>{WORDS.html('paytable.ego_wild', scatter=escape(names[HOUSE]))}</p>"
+            "</div></div>",
             f'<div class="pays">{"".join(pays)}</div>',
-            f"<h4>Cascade multiplier</h4><p>Each free spin starts without a multiplier; its winning windows pay "
-            f"{ladder} in turn, and ×{w['multipliers'][-1]} stays for any further cascade.</p>",
-            "<h4>Number of free spins</h4>",
+            f"<h4>{WORDS.html('paytable.multiplier')}</h4>"
+            f"<p>{WORDS.html('paytable.multiplier_note', ladder=escape(ladder), top=top)}</p>",
+            f"<h4>{WORDS.html('paytable.spins')}</h4>",
             _spins_table(desc),
             "</section>",
         ]
@@ -397,6 +425,11 @@ def paytable_html(ctx: PageContext) -> str:
     return first + second + pages.line_shapes(ctx.desc)
 
 
+def _or_list(items: list[str]) -> str:
+    """A list of numbers, "5, 8 or 10", in the player's language."""
+    return WORDS("rules.or_list", first=", ".join(items[:-1]), last=items[-1]) if len(items) > 1 else items[0]
+
+
 def rules_html(ctx: PageContext) -> str:
     """The rules as implemented, every reading of the rule document stated, then the shared
     paragraphs (with the game's version)."""
@@ -406,48 +439,48 @@ def rules_html(ctx: PageContext) -> str:
     lines = bets["lines"][0]
     levels = bets["bet_per_line"]
     top = max(levels)
-    wild = escape(names[next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")])
+    wild = escape(names[_wild(desc)])
     house = escape(names[HOUSE])
     spins = sorted(int(k) for k in w["spins"])
-    egos = ", ".join(
-        f"the {PET_NAMES.get(p, p)} becomes the {names[e].split(' (')[0]}" for p, e in w["alter_egos"].items()
-    )
+    egos = ", ".join(WORDS("rules.ego", the_pet=_the_pet(p), ego=_ego(names, e)) for p, e in w["alter_egos"].items())
+    n_lines = escape(number(lines))
     parts = [
-        f"<h3>{escape(desc['name'])} <small>version {escape(str(desc['version']))}</small></h3>",
-        f"<p>5 reels, {desc['rows']} rows and {lines} fixed win lines that cannot be changed. The total bet is "
-        f"{lines} × the bet per line, changed with the arrows (− and +) between rounds: {fmt(levels[0])} to "
-        f"{fmt(top)} per line. Max Bet plays {lines} lines at {fmt(top)} per line ({fmt(top * lines)}); it is "
-        "disabled while the balance cannot cover it. When the balance falls below the total bet, the bet steps "
-        "down to the highest bet per line the balance covers. The bet carries over from spin to spin.</p>",
-        "<h4>Wins</h4><p>Line wins pay the prize × the bet per line, left to right from the leftmost reel. The "
-        "highest win on each line is paid; wins on different lines add up. Scatter wins pay the prize × the total "
-        "bet and are added to the line wins; feature wins are added to both.</p>",
-        f"<h4>{wild}</h4><p>The {wild} is wild on reels 1 to 4 (never on reel 5) and substitutes for every symbol "
-        f"except the {house}. It works only in conjunction with other symbols: a line made of wilds alone pays "
-        "nothing; wilds followed by a symbol pay as that symbol.</p>",
-        f"<h4>{house}</h4><p>{house}s pay anywhere in view. {w['trigger']} or more start Winfalls.</p>",
-        "<h4>Winfalls</h4><p>The number of free spins is drawn when Winfalls starts: "
-        f"{', '.join(map(str, spins[:-1]))} or {spins[-1]} (see the paytable for the chances), at most "
-        f"{spins[-1]}. Winfalls cannot be retriggered (the {house} is not on its reels) and is played at the lines "
-        "and bet per line of the spin that started it.</p>"
-        "<p><b>Choose a pet to feed</b>: four pets are shown; pick one with a click or tap, with the keys 1 to 4, "
-        f"or with the arrow keys and Enter. It turns into its alter ego ({escape(egos)}), an extra wild for the "
-        "whole feature. The pet screen's PAYTABLE button (or the P key) shows the Winfalls paytable. Every pet "
-        "gives exactly the same return. In Winfalls every symbol is shown in its alter-ego form and pays from "
-        "the Winfalls paytable.</p>"
-        "<p><b>Cascades</b>: a free spin starts without a multiplier. Its first win sets ×1 and is paid × 1; the "
-        "symbols of every winning combination vanish, the symbols above fall into the gaps and new symbols drop "
-        "in from the top (the symbols above the window on each reel's strip). Each further winning window raises "
-        f"the multiplier by one, up to ×{w['multipliers'][-1]}, which stays for any further cascade. It repeats "
-        "until a window shows no win; the next free spin starts without a multiplier again. The multiplier meter "
-        "above the reels shows the multiplier in force; the step's win is counted up on the reels.</p>",
+        f"<h3>{escape(desc['name'])} <small>{WORDS.html('rules.version', version=escape(str(desc['version'])))}"
+        "</small></h3>",
+        "<p>"
+        + WORDS.html(
+            "rules.bets",
+            rows=escape(number(desc["rows"])),
+            lines=n_lines,
+            low=escape(fmt(levels[0])),
+            top=escape(fmt(top)),
+            max_bet=escape(fmt(top * lines)),
+        )
+        + "</p>",
+        f"<h4>{WORDS.html('rules.wins_heading')}</h4><p>{WORDS.html('rules.wins')}</p>",
+        f"<h4>{wild}</h4><p>{WORDS.html('rules.wild', wild=wild, scatter=house)}</p>",
+        f"<h4>{house}</h4><p>{WORDS.html('rules.scatter', scatter=house, trigger=escape(number(w['trigger'])))}</p>",
+        f"<h4>{WORDS.html('rules.winfalls_heading')}</h4><p>"
+        + WORDS.html(
+            "rules.winfalls",
+            spins=escape(_or_list([number(n) for n in spins])),
+            most=escape(number(spins[-1])),
+            scatter=house,
+        )
+        + "</p><p>"
+        + WORDS.html("rules.pets", pets_heading=f"<b>{WORDS.html('rules.pets_heading')}</b>", egos=escape(egos))
+        + "</p><p>"
+        + WORDS.html(
+            "rules.cascades",
+            cascades_heading=f"<b>{WORDS.html('rules.cascades_heading')}</b>",
+            top=escape(number(w["multipliers"][-1])),
+        )
+        + "</p>",
         pages.shared_rules(
             ctx,
-            autoplay_stop="when Winfalls is won (if chosen; otherwise it chooses the first pet and plays Winfalls)",
-            recovery="If you reload during Winfalls you continue where you left off: at the title card, at the pet "
-            "screen, or at the next free spin with your pet's alter ego. Each free spin is decided with all its "
-            "cascades when it starts, so a reload during a cascade shows the spin's final window and multiplier.",
-            start="Winfalls",
+            autoplay_stop=WORDS("rules.autoplay_stop"),
+            recovery=WORDS("rules.recovery"),
+            start=WORDS("rules.start"),
         ),
     ]
     return "".join(parts)
@@ -462,11 +495,18 @@ def history_board(record: Any, fmt: Callable[[int], str], assets: str, names: Ma
     if end is None or pet is None:
         return ""
     top = max((e.multiplier for e in events if isinstance(e, ev.WinMultiplier)), default=0)
-    reached = f" · highest multiplier ×{top}" if top else ""
+    with_pet = WORDS(f"pet.{pet}.with") if pet in PETS else pet
+    key = "history.winfalls_reached" if top else "history.winfalls"
     return (
-        f'<p class="h-feature">{img(assets, pet, PET_NAMES.get(pet, pet), 28)} Winfalls with the '
-        f"{escape(PET_NAMES.get(pet, pet))}: {end.spins} free spins, win {escape(fmt(end.win))}"
-        f"{escape(reached)}</p>"
+        f'<p class="h-feature">{img(assets, pet, _pet(pet), 28)} '
+        + WORDS.html(
+            key,
+            with_pet=escape(with_pet),
+            spins=escape(number(end.spins)),
+            win=escape(fmt(end.win)),
+            x=escape(number(top)),
+        )
+        + "</p>"
     )
 
 
@@ -476,10 +516,8 @@ _ALL_REGULAR = (
 
 
 SCREEN = GameScreen(
+    words=WORDS,
     voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
-    feature="Winfalls",
-    start_label="CHOOSE A PET",
-    stop_label="Stop when Winfalls is won",
     handlers={
         **FREE_SPINS.handlers,
         **CASCADES.handlers,
@@ -492,7 +530,6 @@ SCREEN = GameScreen(
     spin_started=CASCADES.spin_started,
     extra_symbols=(*PETS, *(s + EGO_SUFFIX for s in _ALL_REGULAR)),
     big_symbols=(HOUSE, *PETS, "WOLF", "PANTHER", "RAVEN", "GREMLIN"),
-    feature_names={"free_spins": "Winfalls"},
     paytable=paytable_html,
     rules=rules_html,
     history_board=history_board,
