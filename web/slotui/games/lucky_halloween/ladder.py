@@ -245,10 +245,12 @@ class ClimbBeat(Timed):
             return True
         if not ladder.walking(now) and not self.said:
             self.said = True
-            words = [WORDS("ladder.shortcut")] if self.e.position != self.e.landed else []
+            shortcut = self.e.position != self.e.landed
             if self.e.collect:
-                words.append(WORDS("ladder.collect", x=x_text(ladder.rungs_x[self.e.position - 1])))
-            ladder.message = " ".join(words)
+                x = x_text(ladder.rungs_x[self.e.position - 1])
+                ladder.message = WORDS("ladder.shortcut_collect" if shortcut else "ladder.collect", x=x)
+            else:
+                ladder.message = WORDS("ladder.shortcut") if shortcut else ""
         if self.holding(now):
             return False
         ladder.settle()

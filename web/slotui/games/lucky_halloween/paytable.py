@@ -76,7 +76,7 @@ def paytable_html(ctx: PageContext) -> str:
             "<p>"
             + WORDS.html("pay.bonus", trigger=number(int(lad["trigger"])), top=x_text(lad["rungs_x"][-1]))
             + f'</p><ul class="prizes">{scatter_pays(sc["bonus"]["pays_x"])}</ul></div></div>',
-            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets, stake_lines=lines),
+            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets, stake_lines=lines, names=names),
             f"<h3>{WORDS.html('pay.ladder_heading')}</h3><p>{WORDS.html('pay.ladder')}</p>",
             _ladder_table(desc, stake, fmt),
             pages.line_shapes(desc),
@@ -187,15 +187,18 @@ def rules_html(ctx: PageContext) -> str:
             top=x_text(rungs[-1]),
             minimum=escape(minimum_text),
         )
-        + (f" {h('rules.finals')}</p><ul>{final_lists}</ul><p>" if final_lists else " ")
-        + h("rules.ladder_fair")
     )
+    if final_lists:
+        ladder = h("rules.then", first=ladder, then=h("rules.finals")) + f"</p><ul>{final_lists}</ul><p>"
+        ladder += h("rules.ladder_fair")
+    else:
+        ladder = h("rules.then", first=ladder, then=h("rules.ladder_fair"))
     parts = [
         f"<h3>{escape(desc['name'])}</h3>",
         "<p>" + h("rules.reels", rows=number(int(desc["rows"])), lines=number(lines)) + "</p>",
         f"<h4>{wild}</h4><p>" + h("rules.wild", wild=wild, free=free, bonus=bonus) + "</p>",
         f"<h4>{h('rules.rider_heading')}</h4><p>"
-        + h("rules.rider_intro", fixed=f"<b>{h('rules.rider_fixed')}</b>")
+        + h("rules.rider_intro", fixed=f"<b>{h('rules.rider_fixed')}:</b>")
         + "</p>"
         f'<table class="rider"><thead><tr><th scope="col">{h("rules.col_feature")}</th>'
         f'<th scope="col">{h("rules.col_chance")}</th>'

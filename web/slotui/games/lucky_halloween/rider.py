@@ -73,7 +73,8 @@ class RiderBeat(Timed):
         super().start(c, now)
         c.scratch["rider"] = self.e.feature
         name = FEATURE_NAMES.get(self.e.feature, self.e.feature.replace("_", " ").title())
-        c.view.banner = Banner(WORDS("rider.title"), name.upper(), now, tier=1)
+        key = f"rider_caps.{self.e.feature}"
+        c.view.banner = Banner(WORDS("rider.title"), WORDS(key) if WORDS.has(key) else name.upper(), now, tier=1)
         c.host.announce(WORDS("rider.appears", name=name))
         self.ms = _ms(c, 1500.0)
         self.rider = _entrance(c, now, self.ms)
