@@ -170,9 +170,15 @@ def from_catalogue(text: str, given: set[str] | None = None) -> bool:
     if text in given:
         return True
     parts = text.split(" ")
-    if len(parts) < 2:
-        return any(text == " ".join(g.split()) for g in given)
-    return any(f" {text} " in f" {' '.join(g.split())} " for g in given)
+    if len(parts) >= 2 and any(f" {text} " in f" {' '.join(g.split())} " for g in given):
+        return True  # a line of a given string, wrapped
+    # A text made of given strings side by side (a paragraph of several sentences, a line
+    # of parts joined by " · "): nothing of two letters or more is left once they are out.
+    rest = text
+    for g in sorted({" ".join(g.split()) for g in given}, key=len, reverse=True):
+        if len(g) > 1 and g in rest:
+            rest = rest.replace(g, " ")
+    return not _WORD.search(rest)
 
 
 def fields(template: str) -> set[str]:
@@ -275,6 +281,10 @@ def date_time(ms: float) -> str:
     """A moment (ms since the epoch) in UTC as the language writes it with ``Intl``'s
     ``dateStyle: "medium", timeStyle: "medium"``: "Dec 7, 2026, 3:12:00 PM" (en),
     "07.12.2026, 15:12:00" (de), "7 dic 2026, 15:12:00" (es), then " UTC"."""
+    return _keep(_date_time(ms))
+
+
+def _date_time(ms: float) -> str:
     tm = time.gmtime(ms / 1000)
     lang = _state.lang
     if lang == "de":
