@@ -17,13 +17,17 @@ from pyengine import events as ev
 from pyengine.games.moon_spell import MoonPrizes
 
 from ... import pages
-from ...beats import Beat, Timed, GameScreen, register_screen, symbol_name
+from ...beats import Beat, Timed, GameScreen, register_screen
 from ...intro import FeatureCard, ask_start
 from ...pages import PageContext, img, pct, x_text
-from ...respins import FEATURE, HoldAndRespin, RespinWords, lookahead
+from ...respins import HoldAndRespin, RespinWords, lookahead
 from ...stage import Stage
+from ...words import number, of, tr
 
 __all__ = ["SCREEN", "buy_html", "paytable_html", "rebuild_feature", "rules_html"]
+
+WORDS = of(__package__)
+"""The game\'s own words (lang/<lang>.json beside this module)."""
 
 Position = tuple[int, int]
 
@@ -31,7 +35,7 @@ Position = tuple[int, int]
 # -- helpers --------------------------------------------------------------------------------
 MOON = "MOON"
 """The prize symbol (the description's ``moon.symbol``)."""
-HOLD = HoldAndRespin(MOON, f"{MOON}_EMPTY", RespinWords("Moon", "Moons", count_key="moons"))
+HOLD = HoldAndRespin(MOON, f"{MOON}_EMPTY", RespinWords(count_key="moons", catalogue=WORDS))
 
 
 def _values(c: Stage, positions: tuple[Position, ...], prizes: tuple[int, ...]) -> dict[Position, str]:
@@ -73,8 +77,8 @@ class TriggerBeat(Timed):
         n = len(self.e.positions)
         v.line_rows = None
         v.highlights = sorted(_values(c, self.e.positions, self.e.prizes))
-        v.line_label = f"{n} {symbol_name(c, MOON).upper()}S: HOLD AND RESPIN!"
-        c.host.announce(f"{n} Moons: Hold and Respin is won!")
+        v.line_label = WORDS("trigger.label", n=number(n))
+        c.host.announce(WORDS("trigger.say", n=number(n)))
         self.ms = c.timing.line_show * 0.8
 
     def update(self, c: Stage, now: float) -> bool:
@@ -90,7 +94,7 @@ class TriggerBeat(Timed):
             return False
         intro = c.view.overlay(FeatureCard)
         if intro is not None:
-            ask_start(intro, c, "Hold and Respin: press Start to play the respins.")
+            ask_start(intro, c, WORDS("trigger.prompt"))
         return True
 
 
@@ -112,19 +116,29 @@ def rebuild_feature(c: Stage, events: list[ev.Event]) -> None:
 
 def _cash_label(e: ev.Event, c: Stage) -> str:
     """The 3-4 Moon cash win under the reels."""
-    name = symbol_name(c, MOON).upper()
-    return f"{getattr(e, 'count', 0)} {name}S PAY {c.fmt(int(getattr(e, 'win', 0)))}"
+    return WORDS("cash.label", n=number(int(getattr(e, "count", 0))), win=c.fmt(int(getattr(e, "win", 0))))
 
 
 # -- pages ------------------------------------------------------------------------------------------
+def _or(values: list[int] | tuple[int, ...]) -> str:
+    """Counts as a list joined by "or": "3 or 4"."""
+    shown = [number(int(n)) for n in values]
+    text = shown[-1] if shown else ""
+    for n in reversed(shown[:-1]):
+        text = WORDS("list.or", a=n, b=text)
+    return text
+
+
 def _ladder_table(desc: dict[str, Any] | Any, stake: int, fmt: pages.Fmt) -> str:
     rows = "".join(
-        f'<tr><th scope="row">{int(k)} Moons</th><td>{x_text(x)}</td><td>{fmt(x * stake)}</td></tr>'
+        f'<tr><th scope="row">{WORDS.html("ladder.row", n=number(int(k)))}</th><td>{x_text(x)}</td>'
+        f"<td>{fmt(x * stake)}</td></tr>"
         for k, x in sorted(desc["hold_and_respin"]["ladder"].items(), key=lambda kv: int(kv[0]))
     )
     return (
-        '<table class="ladder"><thead><tr><th scope="col">Moons at the end</th><th scope="col">Prize</th>'
-        f'<th scope="col">At this bet</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<table class="ladder"><thead><tr><th scope="col">{WORDS.html("ladder.col_count")}</th>'
+        f'<th scope="col">{WORDS.html("ladder.col_prize")}</th>'
+        f'<th scope="col">{WORDS.html("ladder.col_bet")}</th></tr></thead><tbody>{rows}</tbody></table>'
     )
 
 
@@ -136,31 +150,27 @@ def paytable_html(ctx: PageContext) -> str:
     wild = next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")
     moon = desc["moon"]["symbol"]
     hr = desc["hold_and_respin"]
-    counts = " or ".join(str(n) for n in desc["moon"]["cash_counts"])
+    counts = _or(desc["moon"]["cash_counts"])
     top = names.get(desc.get("wild_pays_as", ""), "")
     # A line of Wilds alone needs a Wild on reel 1: say how it pays only if that can happen.
     alone = (
-        f" A line of {escape(names[wild])}s alone pays as the {escape(top)}."
+        " " + WORDS.html("pays.wild_alone", wild=escape(names[wild]), top=escape(top))
         if top and wild in desc["reels"]["base"][0]
         else ""
     )
     prizes = "".join(f"<li><b>{x_text(x)}</b> {fmt(pages.times(x, stake))}</li>" for x in desc["moon"]["prizes_x"])
+    note = WORDS.html("pays.note", stake=fmt(stake), lines=number(lines), bet=fmt(bet_per_line))
+    wild_text = WORDS.html("pays.wild", moon=escape(names[moon]))
+    moon_text = WORDS.html("pays.moon", counts=counts, trigger=number(int(hr["trigger"])))
     return "".join(
         [
-            f'<p class="note">The values are multipliers of the total stake, not credits: a line win pays the '
-            f"total stake of {fmt(stake)} ({lines} fixed lines at {fmt(bet_per_line)}) times the multiplier, "
-            "shown with its amount at this bet. Line wins pay left to right on consecutive reels from the "
-            "leftmost; only the highest win per line is paid, and wins on different lines add up.</p>",
+            f'<p class="note">{note}</p>',
             f'<div class="pay special">{img(ctx.assets, wild, names[wild], 80)}<div><h3>{escape(names[wild])}</h3>'
-            f"<p>Substitutes for all paying symbols except the {escape(names[moon])} and counts as the symbol "
-            f"that forms the highest win on a line.{alone}</p></div></div>",
+            f"<p>{wild_text}{alone}</p></div></div>",
             f'<div class="pay special">{img(ctx.assets, moon, names[moon], 80)}<div><h3>{escape(names[moon])}</h3>'
-            f"<p>Every {escape(names[moon])} carries a cash prize, a multiple of the total bet, shown on it. "
-            f"{counts} {escape(names[moon])}s anywhere pay their combined prize; {hr['trigger']} or more start "
-            f'Hold and Respin.</p><ul class="prizes">{prizes}</ul></div></div>',
-            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets, stake_lines=lines),
-            f"<h3>Prize ladder</h3><p>Ending Hold and Respin with 10 or more {escape(names[moon])}s also pays "
-            "the ladder prize for the count:</p>",
+            f'<p>{moon_text}</p><ul class="prizes">{prizes}</ul></div></div>',
+            pages.symbol_pays(desc, bet_per_line, fmt, ctx.assets, stake_lines=lines, names=names),
+            f"<h3>{WORDS.html('pays.ladder_heading')}</h3><p>{WORDS.html('pays.ladder')}</p>",
             _ladder_table(desc, stake, fmt),
             pages.line_shapes(desc),
         ]
@@ -171,8 +181,10 @@ def _count_range(buy: Any, trigger: int) -> str:
     """The Moons a bought feature starts with, e.g. "6 to 10" (or "5 or more" if unknown)."""
     counts = sorted(int(k) for k in buy.get("moons", {}))
     if not counts:
-        return f"{trigger} or more"
-    return str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]} to {counts[-1]}"
+        return WORDS("range.or_more", n=number(trigger))
+    if counts[0] == counts[-1]:
+        return number(counts[0])
+    return WORDS("range.to", a=number(counts[0]), b=number(counts[-1]))
 
 
 def rules_html(ctx: PageContext) -> str:
@@ -181,66 +193,64 @@ def rules_html(ctx: PageContext) -> str:
     desc, fmt, info, stake = ctx.desc, ctx.fmt, ctx.info, ctx.stake
     names = ctx.names
     moon = escape(names[desc["moon"]["symbol"]])
-    wild = escape(next(s["name"] for s in desc["symbols"] if s["kind"] == "wild"))
+    wild = escape(names[next(s["id"] for s in desc["symbols"] if s["kind"] == "wild")])
     hr = desc["hold_and_respin"]
     buy = desc["feature_buy"]
     jp = desc["jackpot"]
     bets = desc["bets"]
     lines = bets["lines"][0] if len(bets["lines"]) == 1 else max(bets["lines"])
     prizes = ", ".join(x_text(x) for x in desc["moon"]["prizes_x"])
-    counts = " or ".join(str(n) for n in desc["moon"]["cash_counts"])
+    counts = _or(desc["moon"]["cash_counts"])
     ladder = "; ".join(
-        f"{int(k)} {moon}s: {x_text(x)}" for k, x in sorted(hr["ladder"].items(), key=lambda kv: int(kv[0]))
+        WORDS.html("help.ladder_rung", n=number(int(k)), x=x_text(x))
+        for k, x in sorted(hr["ladder"].items(), key=lambda kv: int(kv[0]))
     )
     share = Fraction(str(jp["contribution"])) * 100
     minute = int(jp["deadline_minute"])
     deadline = f"{minute // 60:02d}:{minute % 60:02d} UTC"
     max_win = int(info.get("max_win_x", desc["max_win_x"]))
     price = buy["price_x"] * stake
+    respins = number(int(hr["respins"]))
     parts = [
         f"<h3>{escape(desc['name'])}</h3>",
-        f"<p>5 reels, {desc['rows']} rows and {lines} fixed win lines. The total bet is {lines} × the bet per line; "
-        "change it with + and − between rounds (Bet Max sets the highest bet, and pressing it again spins). "
-        "The bet cannot be changed during the bonus.</p>",
-        f"<h4>{wild}</h4><p>The {wild} substitutes for all paying symbols except the {moon} scatter and counts "
-        "as the symbol that forms the highest winning combination on a single win line.</p>",
-        f"<h4>{moon} prizes</h4><p>Each {moon} scatter holds a random cash prize, shown on it: {prizes} the "
-        f"total bet. {counts} {moon}s anywhere on the reels award their combined cash prize, paid on top of "
-        "line wins.</p>",
-        f"<h4>Hold and Respin</h4><p>{hr['trigger']} or more {moon}s anywhere trigger Hold and Respin with "
-        f"{hr['respins']} respins. The {moon}s are held in place; the other positions are emptied and spin on "
-        f"every respin. Each new {moon} that lands is held too and resets the respins to {hr['respins']}. The "
-        f"bonus ends when no {moon} lands in {hr['respins']} respins in a row, or when all "
-        f"{hr['positions']} positions hold a {moon}. Then the combined prize of all {moon}s is paid.</p>",
-        f"<h4>Prize ladder</h4><p>The ladder above the reels shows {len(hr['ladder'])} bonus prizes. Ending "
-        f"the bonus with 10 or more {moon}s also pays the prize for that count, as a multiple of the total bet: "
-        f"{ladder}.</p>",
-        f"<h4>Feature Buy</h4><p>The Buy Bonus button buys Hold and Respin for {buy['price_x']}× the total bet: "
-        f"<b>{fmt(price)}</b> at the current bet of {fmt(stake)}. The feature starts at once after you confirm, "
-        f"with {_count_range(buy, hr['trigger'])} {moon}s already held. "
-        "Buying does not contribute to the time jackpot. "
-        "If you reload the page during a bought feature, you see its end result. "
-        f"The return to player in Feature Buy is {pct(buy['target_rtp'])}.</p>",
-        f"<h4>Time jackpot</h4><p>A progressive pot fed by {float(share):g}% of the stake of every spin "
-        "(feature buys do not contribute), guaranteed to drop before its deadline: the first "
-        f"{deadline} at least {jp['min_minutes']} minutes after the pot started. Every spin can win it, with "
-        f"the chance stake ÷ (stake + {fmt(int(jp['odds_per_second']))} × the seconds left): the higher the "
-        "stake and the nearer the deadline, the better the odds, up to certain once the deadline is reached. "
-        "The jackpot panel shows the pot and the time left. The jackpot is paid on top of the round's win "
-        "(no multiplier applies, and the max win does not limit it); then a new pot starts with a new deadline. "
-        "In this free-play demo the jackpot belongs to your session alone.</p>",
-        f"<h4>Max win</h4><p>The win of a round is limited to {max_win:,}× the total bet (a jackpot comes on "
-        "top). When the limit is reached, the limit is paid.</p>",
+        f"<p>{WORDS.html('help.reels', rows=number(int(desc['rows'])), lines=number(int(lines)))}</p>",
+        f"<h4>{wild}</h4><p>{WORDS.html('help.wild', wild=wild, moon=moon)}</p>",
+        f"<h4>{WORDS.html('help.moon_heading', moon=moon)}</h4>"
+        f"<p>{WORDS.html('help.moon', prizes=prizes, counts=counts)}</p>",
+        f"<h4>{WORDS.html('help.hr_heading')}</h4><p>"
+        + WORDS.html(
+            "help.hr", trigger=number(int(hr["trigger"])), respins=respins, positions=number(int(hr["positions"]))
+        )
+        + "</p>",
+        f"<h4>{WORDS.html('help.ladder_heading')}</h4><p>"
+        + WORDS.html("help.ladder", rungs=number(len(hr["ladder"])), ladder=ladder)
+        + "</p>",
+        f"<h4>{WORDS.html('help.buy_heading')}</h4><p>"
+        + WORDS.html(
+            "help.buy",
+            x=x_text(buy["price_x"]),
+            price=f"<b>{fmt(price)}</b>",
+            stake=fmt(stake),
+            count=_count_range(buy, hr["trigger"]),
+            rtp=pct(buy["target_rtp"]),
+        )
+        + "</p>",
+        f"<h4>{WORDS.html('help.jackpot_heading')}</h4><p>"
+        + WORDS.html(
+            "help.jackpot",
+            share=number(float(share), 6, trim=True),
+            deadline=deadline,
+            minutes=number(int(jp["min_minutes"])),
+            odds=fmt(int(jp["odds_per_second"])),
+        )
+        + "</p>",
+        f"<h4>{WORDS.html('help.max_heading')}</h4><p>{WORDS.html('help.max', x=number(max_win))}</p>",
         pages.shared_rules(
             ctx,
-            autoplay_stop="when Hold and Respin is won (if chosen; otherwise it plays the bonus)",
-            recovery="A round interrupted while Hold and Respin waits for Start is not played for you: after a "
-            "reload the bonus waits for your Start again, because the Start is yours to give (its outcome is "
-            "already fixed by the round, so waiting changes nothing). The bonus is decided when it starts, so a "
-            "reload during its respins shows its end result, and every finished round, its final board "
-            "included, is listed in the history.",
-            start="the bonus",
-            rtp_note="the base game, the jackpot contribution included",
+            autoplay_stop=WORDS("help.autoplay_stop"),
+            recovery=WORDS("help.recovery"),
+            start=WORDS("help.start"),
+            rtp_note=WORDS("help.rtp_note"),
         ),
     ]
     return "".join(parts)
@@ -256,33 +266,30 @@ def buy_html(ctx: PageContext) -> str:
     top = max(hr["ladder"].values())
     rtp = (ctx.info.get("mode_rtp") or {}).get("buy", buy["target_rtp"])
     price, balance = ctx.price, ctx.balance
-    short = (
-        f'<p class="buy-short">Your balance of {fmt(balance)} is not enough: lower the bet to buy the feature.</p>'
-        if price > balance
-        else ""
+    short = f'<p class="buy-short">{tr.html("buy.short", balance=fmt(balance))}</p>' if price > balance else ""
+    # The lead in one piece (no <b> around the feature's name): a reader hears it as one text.
+    lead = WORDS.html("offer.lead", feature=WORDS.html("feature"), count=_count_range(buy, hr["trigger"]))
+    facts = (
+        WORDS.html("offer.fact_respins", respins=number(int(hr["respins"]))),
+        WORDS.html("offer.fact_ladder", x=x_text(top)),
+        WORDS.html("offer.fact_rtp", rtp=pct(rtp)),
+        WORDS.html("offer.fact_jackpot"),
     )
     return (
         f'<div class="buy-offer">{img(ctx.assets, moon, names[moon], 88)}<div>'
-        f'<p class="buy-lead">Start <b>Hold and Respin</b> now, with {_count_range(buy, hr["trigger"])} '
-        f"{escape(names[moon])}s held.</p>"
-        f'<p class="buy-price"><span>Price</span> <strong id="buy-price">{fmt(price)}</strong> '
-        f"<small>{buy['price_x']}× your total bet of {fmt(ctx.stake)}</small></p></div></div>"
-        f'<ul class="buy-facts"><li>{hr["respins"]} respins; every new {escape(names[moon])} resets them</li>'
-        f"<li>10 or more {escape(names[moon])}s win the prize ladder, up to {x_text(top)}</li>"
-        f"<li>Return to player in Feature Buy: {pct(rtp)}</li>"
-        "<li>Does not contribute to the time jackpot</li></ul>"
-        f'<p id="buy-summary" class="note">Balance {fmt(balance)}. The feature plays at once after you '
-        "confirm; a reload during it shows its end result.</p>"
+        f'<p class="buy-lead">{lead}</p>'
+        f'<p class="buy-price"><span>{tr.html("buy.price")}</span> <strong id="buy-price">{fmt(price)}</strong> '
+        f"<small>{tr.html('buy.of_bet', x=x_text(buy['price_x']), stake=fmt(ctx.stake))}</small></p></div></div>"
+        f'<ul class="buy-facts">{"".join(f"<li>{f}</li>" for f in facts)}</ul>'
+        f'<p id="buy-summary" class="note">{WORDS.html("offer.summary", balance=fmt(balance))}</p>'
         f"{short}"
     )
 
 
 SCREEN = GameScreen(
+    words=WORDS,
     voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
     win_label=_cash_label,
-    feature="Hold and Respin",
-    start_label="START BONUS",
-    stop_label="Stop when Hold and Respin is won",
     handlers={
         **HOLD.handlers,
         MoonPrizes.type: _prizes,
@@ -291,7 +298,6 @@ SCREEN = GameScreen(
     spin_started=_spin_started,
     extra_symbols=(HOLD.empty,),
     big_symbols=(MOON,),
-    feature_names={FEATURE: "Hold and Respin"},
     history_board=HOLD.history_board,
     paytable=paytable_html,
     rules=rules_html,
