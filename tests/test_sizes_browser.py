@@ -38,21 +38,24 @@ landscape by turns, and every language in every currency across the sizes."""
 CATALOGUES = Path(__file__).resolve().parents[1] / "web" / "slotui" / "lang"
 
 TEXTS = """() => {
-  const out = [];
+  // Each shown text as it is read: the words of its block (inline parts such as a bold
+  // figure run together with the sentence around them).
+  const out = new Set();
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    const el = n.parentElement;
+    let el = n.parentElement;
     if (!el || el.closest('[hidden], dialog:not([open]), #debug, #loading, .visually-hidden')) continue;
     const st = getComputedStyle(el);
-    if (st.display === 'none' || st.visibility === 'hidden') continue;
-    const t = n.textContent.trim();
-    if (t) out.push(t);
+    if (st.display === 'none' || st.visibility === 'hidden' || !n.textContent.trim()) continue;
+    while (el.parentElement && getComputedStyle(el).display === 'inline' && !el.matches('button, a')) el = el.parentElement;
+    const t = el.textContent.replace(/\s+/g, ' ').trim();
+    if (t) out.add(t);
   }
   for (const el of document.querySelectorAll('.app [aria-label], .app [title]')) {
     if (el.closest('[hidden]')) continue;
-    for (const a of ['aria-label', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    for (const a of ['aria-label', 'title']) if (el.getAttribute(a)) out.add(el.getAttribute(a));
   }
-  return out;
+  return [...out];
 }"""
 
 CHECK = """() => {

@@ -144,26 +144,44 @@ def test_the_pages_own_words_are_in_the_shared_catalogue() -> None:
 
 
 # -- what the screens show -----------------------------------------------------------------------------
+INLINE = frozenset({"a", "b", "strong", "i", "em", "small", "span", "code", "time", "abbr", "sub", "sup", "img"})
+"""Tags inside a line of text: a sentence read on with its bold figure is one text."""
+
+
 class _Texts(HTMLParser):
-    """The text nodes of an HTML page and the attributes a reader hears or sees."""
+    """The texts of an HTML page as a reader reads them (each block's words, its inline parts
+    run together) and the attributes a reader hears or sees."""
 
     def __init__(self) -> None:
         super().__init__()
         self.found: list[str] = []
+        self.line: list[str] = []
+
+    def flush(self) -> None:
+        text = " ".join("".join(self.line).split())
+        if text:
+            self.found.append(text)
+        self.line = []
 
     def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.found.append(data.strip())
+        self.line.append(data)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in INLINE:
+            self.flush()
         for name, value in attrs:
             if name in ("title", "alt", "aria-label", "placeholder") and value and value.strip():
                 self.found.append(value.strip())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in INLINE:
+            self.flush()
 
 
 def html_texts(html: str) -> list[str]:
     p = _Texts()
     p.feed(html)
+    p.flush()
     return p.found
 
 
