@@ -47,7 +47,8 @@ TEXTS = """() => {
     if (!el || el.closest('[hidden], dialog:not([open]), #debug, #loading, .visually-hidden')) continue;
     const st = getComputedStyle(el);
     if (st.display === 'none' || st.visibility === 'hidden' || !n.textContent.trim()) continue;
-    while (el.parentElement && getComputedStyle(el).display === 'inline' && !el.matches('button, a')) el = el.parentElement;
+    const inline = (e) => getComputedStyle(e).display === 'inline' && !e.matches('button, a');
+    while (el.parentElement && inline(el)) el = el.parentElement;
     const t = el.textContent.replace(/\s+/g, ' ').trim();
     if (t) out.add(t);
   }
