@@ -445,8 +445,13 @@ def rules_html(ctx: PageContext) -> str:
     egos = ", ".join(WORDS("rules.ego", the_pet=_the_pet(p), ego=_ego(names, e)) for p, e in w["alter_egos"].items())
     n_lines = escape(number(lines))
     parts = [
-        f"<h3>{escape(desc['name'])} <small>{WORDS.html('rules.version', version=escape(str(desc['version'])))}"
-        "</small></h3>",
+        "<h3>"
+        + WORDS.html(
+            "rules.title",
+            name=escape(desc["name"]),
+            version=f"<small>{WORDS.html('rules.version', version=escape(str(desc['version'])))}</small>",
+        )
+        + "</h3>",
         "<p>"
         + WORDS.html(
             "rules.bets",
