@@ -24,7 +24,7 @@ from pyengine import events as ev
 from ... import pages
 from ...beats import Beat, Timed, GameScreen, WinsBeat, choice, register_screen, symbol_name
 from ...canvas import Canvas
-from ...freespins import FreeSpins, FreeSpinsWords, begin
+from ...freespins import FreeSpins, begin
 from ...intro import FeatureCard, ask_start
 from ...layout import BACKGROUND, FRAME, LOGO, Layout, Picture
 from ...overlay import IntroCard
@@ -33,6 +33,7 @@ from ...pick import PickLook, PickOverlay
 from ...render import GOLD
 from ...stage import Stage
 from ...view import Banner
+from ...words import number, of
 
 __all__ = [
     "SCREEN",
@@ -45,6 +46,9 @@ __all__ = [
     "tally",
 ]
 
+WORDS = of(__package__)
+"""The game\'s own words (lang/<lang>.json beside this module)."""
+
 GRANDMA = "GRANDMA"
 SHERIFF = "SHERIFF"
 BONUS = "BONUS"
@@ -56,7 +60,14 @@ PICK_NAME = "moonshine"
 # The block faces: a closed block, and what an opened one shows.
 BLOCK = "block"
 BLOCK_FACES = {"spin+1": "block_spin", "multiplier+1": "block_multiplier", "start": "block_start"}
-BLOCK_WORDS = {"spin+1": "+1 SPIN", "multiplier+1": "+1×", "start": "START"}
+BLOCK_WORDS = {"spin+1": "block.spin", "multiplier+1": "block.multiplier", "start": "block.start"}
+"""The catalogue keys of the blocks' words."""
+
+
+def block_word(label: str) -> str:
+    """A block's words ("+1 SPIN"), in the language spoken now."""
+    key = BLOCK_WORDS.get(label)
+    return WORDS(key) if key else label.upper()
 
 
 def _block_size(L: Layout) -> tuple[float, float]:
@@ -114,17 +125,18 @@ def tally(c: Stage, overlay: PickOverlay) -> str:
         return ""
     picked = [cell.prize for cell in overlay.cells if cell.picked and cell.prize is not None]
     spins, multiplier = award(_bonus(c), _trigger_count(c.session.round_events), picked)
-    return f"FREE SPINS {spins}  ·  MULTIPLIER {multiplier}×"
+    return WORDS("tally", spins=number(spins), multiplier=number(multiplier))
 
 
 LOOK = PickLook(
-    titles={PICK_NAME: "MOONSHINE BONUS"},
-    label=lambda name, prize: BLOCK_WORDS.get(prize, prize.upper()),
+    titles={PICK_NAME: "bonus_title"},
+    label=lambda name, prize: block_word(prize),
     sprite=lambda name, prize: BLOCK_FACES.get(prize),
     cover=BLOCK,
     tally=tally,
-    prompt="PICK A BLOCK",
-    ending="THE OTHER BLOCKS HELD",
+    prompt="pick.prompt",
+    ending="pick.ending",
+    words=WORDS,
 )
 
 
@@ -132,19 +144,22 @@ LOOK = PickLook(
 def _label(c: Stage, w: ev.Event, multiplier: int) -> str:
     """One win under the reels, in the meters' units: Grandma's own pays, the pay she
     completes, the Sheriff's × the total coins bet; × the multiplier in the free spins."""
-    times = f" × {multiplier}" if multiplier > 1 else ""
+    times = WORDS("win.times", multiplier=number(multiplier)) if multiplier > 1 else ""
     if isinstance(w, ev.LineWin):
         name = symbol_name(c, w.symbol).upper()
+        count = number(w.count)
         if w.symbol == GRANDMA:
-            what = f"{w.count} GRANDMAS"
+            what = WORDS("win.grandmas", count=count)
         elif any((int(r), int(row)) in _shown(c, GRANDMA) for r, row in w.positions):
-            what = f"{w.count} {name} WITH GRANDMA"
+            what = WORDS("win.with_grandma", count=count, name=name)
         else:
-            what = f"{w.count} {name}"
-        return f"LINE {w.line} · {what}{times} · {c.amount(w.win)}"
+            what = WORDS("win.symbols", count=count, name=name)
+        return WORDS("win.line", line=number(w.line), what=what, times=times, win=c.amount(w.win))
     if isinstance(w, ev.ScatterWin):
-        return f"{w.count} SHERIFFS · {w.multiplier} × TOTAL BET{times} · {c.amount(w.win)}"
-    return f"WIN {c.amount(int(getattr(w, 'win', 0)))}"
+        return WORDS(
+            "win.scatter", count=number(w.count), multiplier=number(w.multiplier), times=times, win=c.amount(w.win)
+        )
+    return WORDS("win.other", win=c.amount(int(getattr(w, "win", 0))))
 
 
 class MoonshineWins(WinsBeat):
@@ -167,10 +182,10 @@ def _card(c: Stage, count: int, *, waiting: bool, started: float) -> FeatureCard
     spins, multiplier = award(_bonus(c), count, ())
     most = _bonus(c)["most"].get(str(count), {"spins": spins, "multiplier": multiplier})
     card = FeatureCard(
-        "MOONSHINE BONUS",
+        WORDS("bonus_title"),
         (
-            f"{count} JUGS: {spins} FREE SPINS AT {multiplier}×",
-            f"PICK BLOCKS FOR UP TO {most['spins']} SPINS AT {most['multiplier']}×",
+            WORDS("card.start", count=number(count), spins=number(spins), multiplier=number(multiplier)),
+            WORDS("card.most", spins=number(int(most["spins"])), multiplier=number(int(most["multiplier"]))),
         ),
         BONUS,
         started,
@@ -193,8 +208,8 @@ class TriggerBeat(Timed):
         v = c.view
         v.line_rows = None
         v.highlights = sorted(self.positions)
-        v.line_label = f"{self.count} MOONSHINE JUGS: THE BONUS!"
-        c.host.announce(f"{self.count} Moonshine Bonus symbols: the Moonshine Bonus is won!")
+        v.line_label = WORDS("trigger.label", count=number(self.count))
+        c.host.announce(WORDS("trigger.said", count=number(self.count)))
         self.ms = c.timing.line_show * (0.5 if c.reduced_motion else 1.0)
 
     def update(self, c: Stage, now: float) -> bool:
@@ -203,7 +218,7 @@ class TriggerBeat(Timed):
         c.view.line_label = ""
         if c.autoplay is None and c.pending_kind == "feature_start":
             card = _card(c, self.count, waiting=False, started=now)
-            ask_start(card, c, "Moonshine Bonus: press Start to pick the blocks.")
+            ask_start(card, c, WORDS("trigger.ask"))
         return True
 
 
@@ -263,9 +278,12 @@ class AwardBeat(Timed):
         picked = [x.prize for x in c.session.round_events if isinstance(x, ev.PickReveal) and x.name == PICK_NAME]
         _, multiplier = award(_bonus(c), _trigger_count(c.session.round_events), picked)
         _show_badge(c, multiplier)
-        c.view.banner = Banner(f"{self.e.count} FREE SPINS", f"EVERY WIN × {multiplier}", now, tier=2)
+        count, times = number(self.e.count), number(multiplier)
+        c.view.banner = Banner(
+            WORDS("award.title", count=count), WORDS("award.detail", multiplier=times), now, tier=2
+        )
         c.refresh_status()
-        c.host.announce(f"{self.e.count} free spins at {multiplier} times.")
+        c.host.announce(WORDS("award.said", count=count, multiplier=times))
         self.ms = c.timing.line_show * (0.8 if c.reduced_motion else 1.6)
 
     def update(self, c: Stage, now: float) -> bool:
@@ -287,12 +305,6 @@ def _ended(c: Stage) -> None:
 
 
 FREE_SPINS = FreeSpins(
-    FreeSpinsWords(
-        counter="FREE SPIN {n} OF {total}  ·  WIN {win}",
-        end="MOONSHINE BONUS WIN",
-        end_detail="{win} IN {spins} FREE SPINS",
-        end_said="The Moonshine Bonus is over: {win} won in {spins} free spins.",
-    ),
     intro=lambda e, c: AwardBeat(e),
     ended=_ended,
 )
@@ -338,10 +350,15 @@ def _coins(ctx: PageContext) -> int:
 
 def _pay_rows(pays: Mapping[str, int], coins: int, coin: int, fmt: pages.Fmt) -> str:
     return "".join(
-        f"<li><b>{k}×</b> {int(v):,} <small>({fmt(int(v) * coins * coin)})</small></li>"
+        f"<li><b>{k}×</b> {number(int(v))} <small>({escape(fmt(int(v) * coins * coin))})</small></li>"
         for k, v in sorted(pays.items(), key=lambda kv: -int(kv[0]))
         if v
     )
+
+
+def _b(key: str) -> str:
+    """The words of ``key`` in bold (HTML, for a field of `Lookup.html`)."""
+    return f"<b>{escape(WORDS(key))}</b>"
 
 
 def paytable_html(ctx: PageContext) -> str:
@@ -353,28 +370,45 @@ def paytable_html(ctx: PageContext) -> str:
     bonus = _bonus(desc)
     grandma = desc["paytable"].get(GRANDMA, {})
     sheriff = ", ".join(
-        f"{k}: {int(v)} × {total_coins} = {int(v) * total_coins:,} coins ({fmt(int(v) * ctx.stake)})"
+        WORDS(
+            "paytable.sheriff_pay",
+            count=k,
+            pay=number(int(v)),
+            total=number(total_coins),
+            coins=number(int(v) * total_coins),
+            money=fmt(int(v) * ctx.stake),
+        )
         for k, v in sorted(desc["scatter_pays"].items(), key=lambda kv: int(kv[0]))
         if v
     )
-    starts = ", ".join(f"{k}: {v['spins']} free spins at {v['multiplier']}×" for k, v in sorted(bonus["start"].items()))
+    starts = ", ".join(
+        WORDS("paytable.start", count=k, spins=number(int(v["spins"])), multiplier=number(int(v["multiplier"])))
+        for k, v in sorted(bonus["start"].items())
+    )
+    note = WORDS.html(
+        "paytable.note",
+        unit=_b("paytable.unit"),
+        coins=number(coins),
+        coin=escape(fmt(coin)),
+        total=number(total_coins),
+        stake=escape(fmt(ctx.stake)),
+        lines=number(ctx.lines),
+    )
     out = [
-        f'<p class="note">Pays are in <b>coins per coin bet</b>: a line win pays the value × the coins per line '
-        f"({coins} at {fmt(coin)} a coin: {total_coins} coins, {fmt(ctx.stake)}, on {ctx.lines} lines). "
-        "Shown in brackets: the money at this bet. Line wins pay left to right from reel 1 on enabled lines; "
-        "only the highest win per line is paid, and wins on different lines add up.</p>",
+        f'<p class="note">{note}</p>',
         f'<div class="pay special">{img(ctx.assets, GRANDMA, names[GRANDMA], 80)}<div>'
-        f"<h3>{escape(names[GRANDMA])}</h3><p>Wild: substitutes for every symbol except the "
-        f"{escape(names[SHERIFF])} and the {escape(names[BONUS])}. Her own combinations pay:</p>"
-        f'<ul class="prizes">{_pay_rows(grandma, coins, coin, fmt)}</ul>'
-        "<p>A line that starts with Grandmas pays the higher of her own pay and the pay she completes.</p>"
-        "</div></div>",
+        f"<h3>{escape(names[GRANDMA])}</h3><p>"
+        + WORDS.html("paytable.wild", sheriff=escape(names[SHERIFF]), bonus=escape(names[BONUS]))
+        + f'</p><ul class="prizes">{_pay_rows(grandma, coins, coin, fmt)}</ul>'
+        f"<p>{WORDS.html('paytable.grandma_line')}</p></div></div>",
         f'<div class="pay special">{img(ctx.assets, SHERIFF, names[SHERIFF], 80)}<div>'
-        f"<h3>{escape(names[SHERIFF])}</h3><p>Scatter: 3 or more anywhere pay × the <b>total coins bet</b> "
-        f"({total_coins} coins): {escape(sheriff)}. Added to the line wins.</p></div></div>",
+        f"<h3>{escape(names[SHERIFF])}</h3><p>"
+        + WORDS.html(
+            "paytable.scatter", unit=_b("paytable.total_coins"), total=number(total_coins), pays=escape(sheriff)
+        )
+        + "</p></div></div>",
         f'<div class="pay special">{img(ctx.assets, BONUS, names[BONUS], 80)}<div>'
-        f"<h3>{escape(names[BONUS])}</h3><p>No pay of its own: 3, 4 or 5 anywhere start the Moonshine Bonus "
-        f"({escape(starts)}). Grandma does not count as one.</p></div></div>",
+        f"<h3>{escape(names[BONUS])}</h3><p>{WORDS.html('paytable.bonus', starts=escape(starts))}</p></div></div>",
         '<div class="pays">',
     ]
     for sid, pays in desc["paytable"].items():
@@ -390,28 +424,31 @@ def paytable_html(ctx: PageContext) -> str:
 
 def _board_table(bonus: Mapping[str, Any]) -> str:
     rows = "".join(
-        f'<tr><th scope="row">{escape(BLOCK_WORDS.get(label, label))}</th><td>{int(n)}</td>'
+        f'<tr><th scope="row">{escape(block_word(label))}</th><td>{number(int(n))}</td>'
         f"<td>{escape(_block_text(bonus, label))}</td></tr>"
         for label, n in bonus["board"].items()
     )
+    intro = WORDS.html("board.intro", rows=number(int(bonus["rows"])), columns=number(int(bonus["columns"])))
     return (
-        f"<h3>The Moonshine Bonus board</h3><p>{bonus['rows']} rows of {bonus['columns']} blocks, placed when "
-        "the bonus starts:</p>"
-        '<table class="ladder"><thead><tr><th scope="col">Block</th><th scope="col">On the board</th>'
-        f'<th scope="col">Opened, it</th></tr></thead><tbody>{rows}</tbody></table>'
+        f"<h3>{WORDS.html('board.heading')}</h3><p>{intro}</p>"
+        f'<table class="ladder"><thead><tr><th scope="col">{WORDS.html("board.col_block")}</th>'
+        f'<th scope="col">{WORDS.html("board.col_count")}</th>'
+        f'<th scope="col">{WORDS.html("board.col_opened")}</th></tr></thead><tbody>{rows}</tbody></table>'
     )
 
 
 def _block_text(bonus: Mapping[str, Any], label: str) -> str:
     if label in bonus["stoppers"]:
-        return "starts the free spins (adds nothing)"
+        return WORDS("block_text.start")
     block = bonus["blocks"][label]
     parts = []
     if block["spins"]:
-        parts.append(f"adds {block['spins']} free spin" + ("s" if block["spins"] > 1 else ""))
+        parts.append(WORDS.count("block_text.spins", int(block["spins"])))
     if block["multiplier"]:
-        parts.append(f"adds {block['multiplier']} to the multiplier")
-    return " and ".join(parts)
+        parts.append(WORDS("block_text.multiplier", n=number(int(block["multiplier"]))))
+    if len(parts) == 2:
+        return WORDS("block_text.both", first=parts[0], second=parts[1])
+    return "".join(parts)
 
 
 def rules_html(ctx: PageContext) -> str:
@@ -422,56 +459,56 @@ def rules_html(ctx: PageContext) -> str:
     bonus = _bonus(desc)
     sizes = ", ".join(fmt(v) for v in bets["bet_per_line"])
     coins = bets["coins"]
-    lines_max = max(bets["lines"])
+    lines_max = number(max(bets["lines"]))
     starts = "; ".join(
-        f"{k} symbols: {v['spins']} free spins at {v['multiplier']}×, at most {bonus['most'][k]['spins']} "
-        f"spins and {bonus['most'][k]['multiplier']}×"
+        WORDS(
+            "rules.start_item",
+            count=k,
+            spins=number(int(v["spins"])),
+            multiplier=number(int(v["multiplier"])),
+            most_spins=number(int(bonus["most"][k]["spins"])),
+            most_multiplier=number(int(bonus["most"][k]["multiplier"])),
+        )
         for k, v in sorted(bonus["start"].items())
     )
-    board = ", ".join(f"{n} × {BLOCK_WORDS.get(label, label)}" for label, n in bonus["board"].items())
+    board = ", ".join(
+        WORDS("rules.board_item", n=number(int(n)), block=block_word(label)) for label, n in bonus["board"].items()
+    )
+
+    def section(heading: str, key: str, **args: str) -> str:
+        return f"<h4>{WORDS.html(heading)}</h4><p>{WORDS.html(key, **args)}</p>"
+
     parts = [
         f"<h3>{escape(desc['name'])}</h3>",
-        f"<p>5 reels, {desc['rows']} rows and 1 to {lines_max} win lines, chosen with the Lines stepper "
-        f"(enabling n lines enables lines 1 to n; + past {lines_max} starts again at 1).</p>",
-        "<h4>A coin game</h4><p>Choose the <b>coin size</b> "
-        f"({escape(sizes)}) and the <b>coins per line</b> ({coins[0]} to {coins[-1]}). Every pay is counted in "
-        "coins, and coins × coin size = money. The total bet is lines × coins per line coins. In the game the "
-        "meters (balance, total bet, win) count coins of the current coin size, and so do the wins written on "
-        "the reels; the button beside the meters shows them in money instead, and back. A balance that is not "
-        "a whole number of coins (left from another coin size) shows its whole coins; the money view shows it "
-        "exactly. Outside the game (the lobby, the history, the messages to an embedding page) amounts are "
-        f"money. <b>Bet Max</b> sets {lines_max} lines and {coins[-1]} coins, keeping the coin size; pressing it "
-        "again spins. The bet cannot change during the bonus.</p>",
-        "<h4>Line wins</h4><p>Symbols pay left to right on an enabled line, next to each other from reel 1. "
-        "Only the highest combination on each enabled line is paid; wins on different lines add up. A line "
-        "win pays its value in coins × the coins per line.</p>",
-        "<h4>Grandma</h4><p>Grandma on her rocking chair is wild: she substitutes for every symbol except the "
-        "Sheriff and the Moonshine Bonus symbol. Grandmas on a line from reel 1 pay their own pays; the line "
-        "pays the higher of Grandma's own combination and the combination she completes with the first other "
-        "symbol (on a tie Grandma's own is shown). A Sheriff or a jug ends a run of Grandmas.</p>",
-        "<h4>The Sheriff</h4><p>The Sheriff is the scatter: 3, 4 or 5 anywhere on the reels, on or off an "
-        "enabled line, pay the paytable value × the total coins bet, added to the line wins. Grandma does not "
-        "stand in for him. He pays in the free spins too, × their multiplier.</p>",
-        "<h4>Moonshine Bonus</h4><p>3, 4 or 5 Moonshine Bonus jugs anywhere (Grandma does not count) start the "
-        f"bonus: {escape(starts)}. Press Start; a board of {bonus['rows']} rows of {bonus['columns']} blocks "
-        f"({escape(board)}) is placed before your first pick, shuffled at random. Open blocks one at a time "
-        "with a click or tap, the digit keys 1 to 9 (the first nine blocks), or the arrow keys and Enter; each "
-        "block adds what it shows, and the free spins and the multiplier reached so far show above the board. "
-        "A Start block ends the pick, and the blocks left closed are shown. Which blocks you open cannot "
-        "change what the bonus pays: the board is fixed before the first pick.</p>",
-        "<h4>Free spins</h4><p>The free spins play at the lines, coins and coin size of the spin that started "
-        "them, on reels of their own. The <b>multiplier multiplies every win of every free spin</b>: its line "
-        "wins, Grandma's and the Sheriff's; it is shown beside the counter. The triggering spin is paid at 1×. "
-        "The free spins cannot be retriggered. The bonus win is collected automatically at the end and added "
-        "to the win of the spin that started it. There is no gamble and no win limit.</p>",
+        f"<p>{WORDS.html('rules.reels', rows=number(int(desc['rows'])), lines=lines_max)}</p>",
+        section(
+            "rules.coins_heading",
+            "rules.coins",
+            coin_size=_b("rules.coin_size"),
+            sizes=escape(sizes),
+            coins_per_line=_b("rules.coins_per_line"),
+            low=number(int(coins[0])),
+            high=number(int(coins[-1])),
+            bet_max=_b("rules.bet_max"),
+            lines=lines_max,
+        ),
+        section("rules.lines_heading", "rules.lines"),
+        section("rules.grandma_heading", "rules.grandma"),
+        section("rules.sheriff_heading", "rules.sheriff"),
+        section(
+            "rules.bonus_heading",
+            "rules.bonus",
+            starts=escape(starts),
+            rows=number(int(bonus["rows"])),
+            columns=number(int(bonus["columns"])),
+            board=escape(board),
+        ),
+        section("rules.free_heading", "rules.free", multiplier=_b("rules.free_multiplier")),
         pages.shared_rules(
             ctx,
-            autoplay_stop="when the Moonshine Bonus is won (if chosen; otherwise it opens the first closed block "
-            "each time and plays the free spins)",
-            recovery="If you reload while the bonus waits for Start, it waits again. A reload during the pick "
-            "brings back the same board with the blocks you opened; a reload during the free spins continues "
-            "with the same counter, multiplier and totals, and the round ends exactly as it would have.",
-            start="the Moonshine Bonus",
+            autoplay_stop=WORDS("rules.autoplay_stop"),
+            recovery=WORDS("rules.recovery"),
+            start=WORDS("rules.start"),
         ),
     ]
     return "".join(parts)
@@ -486,18 +523,20 @@ def history_board(record: Any, fmt: pages.Fmt, assets: str, names: Mapping[str, 
     if end is None or awarded is None:
         return ""
     multiplier = next((e.multiplier for e in record.events if isinstance(e, ev.WinMultiplier)), 1)
-    blocks = ", ".join(BLOCK_WORDS.get(p, p) for p in picked)
-    return (
-        f'<p class="h-bonus">Moonshine Bonus: blocks {escape(blocks)}; {awarded.count} free spins at '
-        f"{multiplier}×, bonus win {escape(fmt(end.win))}</p>"
+    blocks = ", ".join(block_word(p) for p in picked)
+    text = WORDS.html(
+        "history",
+        blocks=escape(blocks),
+        count=number(awarded.count),
+        multiplier=number(int(multiplier)),
+        win=escape(fmt(end.win)),
     )
+    return f'<p class="h-bonus">{text}</p>'
 
 
 SCREEN = GameScreen(
+    words=WORDS,
     voice=f"{__name__}.sound",  # its voice, imported when the sound code arrives (slotui.jssound)
-    feature="the Moonshine Bonus",
-    start_label="START BONUS",
-    stop_label="Stop when the Moonshine Bonus is won",
     handlers={
         **FREE_SPINS.handlers,
         ev.DecisionPending.type: lambda e, c: _decision(e, c),
@@ -509,7 +548,6 @@ SCREEN = GameScreen(
     status=_status,
     big_symbols=(BONUS,),
     pictures=(BACKGROUND, FRAME, LOGO, *BLOCK_PICTURES),
-    feature_names={FEATURE: "Moonshine Bonus"},
     paytable=paytable_html,
     rules=rules_html,
     history_board=history_board,
