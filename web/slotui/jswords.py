@@ -15,7 +15,7 @@ from typing import Any
 
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
-from pyengine.games import plugin
+from pyengine.games import plugin, register
 
 from slotui import jspage, words
 
@@ -48,8 +48,12 @@ async def load(game_id: str, *, debug: bool = False) -> list[Any]:
     lang = str(page.lang)
     words.use(lang)
     words.provide(words.SHARED, lang, page.shared.to_py())
-    words.provide(package_of(plugin(game_id).screen), lang, page.game.to_py())
     listed = jspage.STUDIO.games.games.to_py()
+    info: dict[str, Any] = next((g for g in listed if g.get("id") == game_id), {})
+    if info.get("module"):
+        register(game_id, str(info["module"]))  # a game not shipped with the engine (as browser.App does)
+    words.provide(package_of(plugin(game_id).screen), lang, page.game.to_py())
+    words.allowed.update(str(sym.get("id", "")) for sym in info.get("symbols", ()) if isinstance(sym, dict))
     words.allowed.update(str(g.get("name", "")) for g in listed)  # brands: the same in every language
     words.allowed.update(str(g.get("currency", "")) for g in listed)
     if not debug:

@@ -152,7 +152,8 @@ drawn: set[str] | None = None
 """With ``debug=1``: every text the page's canvas drew (`jscanvas.CheckedCanvas`)."""
 allowed: set[str] = set()
 """Texts shown that are no catalogue's by design: the games' names (brands, the same in
-every language) and currency codes."""
+every language), currency codes, and a symbol's id, which `render.draw_symbol` writes in
+place of a picture the game does not have (a game without art, the tests' fixture)."""
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
