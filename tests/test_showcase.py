@@ -130,3 +130,27 @@ def test_the_cli_prints_the_showcase(capsys: pytest.CaptureFixture[str]) -> None
     assert all(e["id"] in text for e in out["entries"])
     assert main(["showcase", game, "--rounds", "5", "--limit", "4"]) == 2
     assert "rounds <= limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_entry_is_titled_in_every_language(game: str) -> None:
+    """The Watch list, attract mode and the lobby title each entry from the catalogues
+    (`slotui.watch.title_of`): every entry of the showcase has its words in every language,
+    and the English ones are the engine's titles."""
+    import importlib
+
+    from slotui import words
+    from slotui.beats import screen_for
+    from slotui.watch import title_of
+
+    importlib.import_module(plugin(game).screen)
+    entries = built()[game]["entries"]
+    try:
+        for lang in words.LANGS:
+            words.use(lang)
+            titles = [title_of(e, screen_for(game).word) for e in entries]
+            assert all(t.strip() for t in titles), game
+            if lang == "en":
+                assert titles == [str(e["title"]) for e in entries]
+    finally:
+        words.use("en")

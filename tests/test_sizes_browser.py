@@ -37,7 +37,7 @@ PAGES = tuple(
 landscape by turns, and every language in every currency across the sizes."""
 CATALOGUES = Path(__file__).resolve().parents[1] / "web" / "slotui" / "lang"
 
-TEXTS = """() => {
+TEXTS = r"""() => {
   // Each shown text as it is read: the words of its block (inline parts such as a bold
   // figure run together with the sentence around them).
   const out = new Set();

@@ -159,8 +159,13 @@ async def run(make_app: Callable[[RoundLink], Any], game: str) -> Attract | None
     from . import jspage, watch
 
     w = jspage.window
+    import importlib
+
+    from pyengine.games import plugin
+
     from .beats import screen_for
 
+    importlib.import_module(plugin(game).screen)  # the game's screen, with its words
     links = links_of(await watch.load({}, game), game, screen_for(game).word)
     plain = plain_address(str(w.location.search))
     if not links:
