@@ -59,8 +59,8 @@ def test_every_word_of_the_page_and_its_dialogs_is_the_languages(visit: Visit, l
     ready(page)
     words = shared(lang)
     assert page.evaluate("() => document.documentElement.lang") == lang
-    assert page.locator(".meter.balance .meter-label").inner_text().strip() == words["page.balance"]
-    assert page.locator("[data-action=spin]").inner_text().strip() == words["button.spin"]
+    assert str(page.locator(".meter.balance .meter-label").text_content()).strip() == words["page.balance"]
+    assert str(page.locator("[data-action=spin]").text_content()).strip() == words["button.spin"]
     assert strays(page) == []
     page.keyboard.press("Space")  # a round, so that the history has one
     page.wait_for_function("() => window.__events.some((e) => e.type === 'roundEnd')", timeout=120_000)
@@ -82,7 +82,7 @@ def test_without_lang_the_page_speaks_the_browsers_language(browser: Browser, se
         page = v.goto(f"{PLAY}&seed=5&debug=1")
         ready(page)
         assert page.evaluate("() => document.documentElement.lang") == "es"
-        assert page.locator("[data-action=spin]").inner_text().strip() == shared("es")["button.spin"]
+        assert str(page.locator("[data-action=spin]").text_content()).strip() == shared("es")["button.spin"]
         assert strays(page) == []
         v.assert_clean()
     finally:

@@ -35,10 +35,10 @@ def strays(texts: list[str], drawn: list[str], packages: tuple[str, ...] = (word
     given out by Python (`words.given`), or, for the page's own words (play.html's
     ``data-i18n``, put on it by web/words.js), a value of the language's catalogues."""
     given = words.given()
-    values = {" ".join(v.split()) for p in packages for v in words.catalogue(p).values()}
-    return [
-        t for t in [*texts, *drawn]
-        if not words.from_catalogue(t, given) and (t in drawn or " ".join(t.split()) not in values)
+    values = {v for p in packages for v in words.catalogue(p).values() if not words.fields(v)}
+    shown = given | values  # the page's own words too (those without fields, as boot.js puts them)
+    return [t for t in texts if not words.from_catalogue(t, shown)] + [
+        t for t in drawn if not words.from_catalogue(t, given)
     ]
 
 

@@ -110,6 +110,7 @@ class Page:
                 el.dataset.label = b.label
                 label = el.querySelector(".label")
                 (el if nil(label) else label).textContent = b.label
+                el.dataset.chars = str(min(len(b.label), 9))  # (a long word is set smaller: site.css)
             if name in ("turbo", "autoplay", "units", "sound"):
                 el.setAttribute("aria-pressed", "true" if b.pressed else "false")
         if last is None or last.message != c.message:

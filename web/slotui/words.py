@@ -176,7 +176,7 @@ def from_catalogue(text: str, given: set[str] | None = None) -> bool:
     # A text made of given strings side by side (a paragraph of several sentences, a line
     # of parts joined by " · "): nothing of two letters or more is left once they are out.
     rest = text
-    for g in sorted({" ".join(g.split()) for g in given}, key=len, reverse=True):
+    for g in sorted({" ".join(g.split()) for g in given | allowed}, key=len, reverse=True):
         if len(g) > 1 and g in rest:
             rest = rest.replace(g, " ")
     return not _WORD.search(rest)
@@ -280,7 +280,8 @@ def pct(value: float, digits: int = 2) -> str:
 
 def date_time(ms: float) -> str:
     """A moment (ms since the epoch) in UTC as the language writes it with ``Intl``'s
-    ``dateStyle: "medium", timeStyle: "medium"``: "Dec 7, 2026, 3:12:00 PM" (en),
+    ``dateStyle: "medium", timeStyle: "medium"`` in Chromium: "Dec 7, 2026, 3:12:00 PM" (en; Node.js
+    puts a narrow space before PM),
     "07.12.2026, 15:12:00" (de), "7 dic 2026, 15:12:00" (es), then " UTC"."""
     return _keep(_date_time(ms))
 
@@ -296,4 +297,4 @@ def _date_time(ms: float) -> str:
     hour = tm.tm_hour % 12 or 12
     half = "AM" if tm.tm_hour < 12 else "PM"
     month = _MONTHS["en"][tm.tm_mon - 1]
-    return f"{month} {tm.tm_mday}, {tm.tm_year}, {hour}:{tm.tm_min:02d}:{tm.tm_sec:02d}\u202f{half} UTC"
+    return f"{month} {tm.tm_mday}, {tm.tm_year}, {hour}:{tm.tm_min:02d}:{tm.tm_sec:02d} {half} UTC"
