@@ -349,7 +349,7 @@ class RevealBeat(Timed):
         if closed and overlay.focus not in closed:
             overlay.focus = min(closed, key=lambda i: abs(i - self.e.cell))
         prize = overlay.look.text(self.e.name, self.e.prize)
-        c.host.announce(tr("pick.say_reveal", cell=number(self.e.cell + 1), prize=prize))
+        c.host.announce(overlay.look.say("pick.say_reveal", cell=number(self.e.cell + 1), prize=prize))
 
     def hurry(self, c: Stage) -> None:
         super().hurry(c)
@@ -378,7 +378,7 @@ class EndBeat(Timed):
         overlay.waiting = False
         overlay.message = overlay.look.say(overlay.look.ending)
         held = ", ".join(overlay.look.text(self.e.name, p) for p in self.e.prizes)
-        c.host.announce(tr("pick.say_end", prizes=held))
+        c.host.announce(overlay.look.say("pick.say_end", prizes=held))
 
     def update(self, c: Stage, now: float) -> bool:
         if self.holding(now):

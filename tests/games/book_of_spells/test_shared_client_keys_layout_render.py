@@ -8,6 +8,7 @@ import functools
 from typing import Any
 
 from pyengine.games import get_game
+from slotui import words
 from slotui.games.book_of_spells import SCREEN, BookIntro
 from slotui.pages import PageContext, page_html
 from tests import client_support
@@ -79,7 +80,14 @@ def test_rules_give_rtp_max_win_and_version() -> None:
     assert 'Maximum win: <b class="fig-max">5,000×</b> the total bet' in html
     assert "Game version 1.0.0" in html
     assert "Pressing + past 9 lines starts again at 1" in html
-    assert f"higher than {DESC['settings']['free_spin_cap_x']}× the total bet" in html
+    assert f"higher than {DESC['settings']['free_spin_cap_x']:,}× the total bet" in html
+    before = words.use("de")
+    try:
+        german = page("help")
+    finally:
+        words.use(before)
+    # German groups the thousands with a point, as Intl's de-DE does.
+    assert f"das {DESC['settings']['free_spin_cap_x']:,}-Fache".replace(",", ".") in german
     odd = dict(DESC, name="Book <of> Spells & Co", version="1.0<b>")
     html = page("help", desc=odd)
     assert "Book &lt;of&gt; Spells &amp; Co" in html

@@ -253,6 +253,11 @@ def test_a_full_bonus_card_pick_tally_start_block_free_spins_and_total() -> None
     log = round_log(r.session)
     picked = [e.prize for e in log if isinstance(e, ev.PickReveal)]
     assert picked[-1] in c.desc[ms.FEATURE]["stoppers"]
+    # A screen reader hears blocks, the game's own word, not the shared "cell".
+    said = r.host.announcements
+    assert any(a.startswith("Block 1: ") for a in said), said
+    assert any(a.startswith("The other blocks held: ") for a in said), said
+    assert not any(a.startswith("Cell ") for a in said)
     assert ended, "the end of the pick was not shown"
     assert all(ended), "the unpicked blocks are all shown at the end of the pick"
     spins, mult = ms.award(c.desc[ms.FEATURE], count, picked)

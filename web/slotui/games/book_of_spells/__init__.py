@@ -199,9 +199,9 @@ def rules_html(ctx: pages.PageContext) -> str:
         + "</p>",
         f"<h4>{WORDS.html('rules.free_spins_heading')}</h4><p>" + WORDS.html("rules.free_spins", award=award) + "</p>",
         # The limits as the operator set them (whole multiples of the total bet).
-        "<p>" + WORDS.html("rules.cap", cap=escape(str(settings["free_spin_cap_x"]))) + "</p>",
+        "<p>" + WORDS.html("rules.cap", cap=escape(number(settings["free_spin_cap_x"]))) + "</p>",
         f"<h4>{WORDS.html('rules.gamble_heading')}</h4><p>"
-        + WORDS.html("rules.gamble", limit=escape(str(settings["gamble_limit_x"])))
+        + WORDS.html("rules.gamble", limit=escape(number(settings["gamble_limit_x"])))
         + "</p>",
         pages.shared_rules(
             ctx,
