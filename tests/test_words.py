@@ -279,3 +279,16 @@ def test_an_unknown_language_or_key_is_an_error(speak: None) -> None:
     with pytest.raises(words.MissingWord, match=r"no 'no\.such\.key'"):
         words.tr("no.such.key")
     assert screen_for(GAME_IDS[0]).word("button.spin") == words.tr("button.spin")
+
+
+def test_either_is_the_games_word_where_it_has_one_else_the_shared_one(speak: None) -> None:
+    game = words.Lookup("tests.either_words")  # a catalogue given, not read from a folder
+    words.provide(game.package, "en", {"own": "Own {n}", "button.auto": "SELF"})
+    assert words.either(game, "own", n=2) == "Own 2"
+    assert words.either(game, "button.auto") == "SELF"  # the game's word overrides the shared one
+    assert words.either(game, "button.coins") == words.tr("button.coins") == words.either(None, "button.coins")
+    with pytest.raises(words.MissingWord, match=r"no 'no\.such\.key'"):
+        words.either(game, "no.such.key")
+    assert words.either(game, "no.such.key", "as it is", n=1) == "as it is"  # a key of neither
+    assert words.either(game, "own", "as it is", n=3) == "Own 3"
+    assert words.either(None, "own", "own") == "own"

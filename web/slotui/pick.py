@@ -21,7 +21,7 @@ from .canvas import Canvas
 from .layout import Layout, fit_size
 from .stage import Stage
 from .timing import clamp01, ease_out_cubic
-from .words import number, tr
+from .words import either, number, tr
 
 __all__ = ["PICK", "PickCell", "PickLook", "PickOverlay", "board", "look_of", "rebuild_pick", "waiting_on_pick"]
 
@@ -78,9 +78,7 @@ class PickLook:
     def say(self, key: str, /, **args: Any) -> str:
         """The words of ``key``: the game's, else the shared client's; a text that is no key of
         either is shown as it is (and `words.from_catalogue` finds it given by none)."""
-        if self.words is not None and self.words.has(key):
-            return str(self.words(key, **args))
-        return tr(key, **args) if tr.has(key) else key
+        return either(self.words, key, key, **args)
 
     @property
     def button_text(self) -> str:

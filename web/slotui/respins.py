@@ -24,7 +24,7 @@ from .intro import FeatureCard
 from .overlay import IntroCard
 from .stage import Beat, EventHandler, Stage
 from .view import Banner
-from .words import number, tr
+from .words import either, number, tr
 
 __all__ = ["FEATURE", "HoldAndRespin", "RespinWords", "follow", "hold", "lookahead", "rungs", "show_card"]
 
@@ -44,9 +44,7 @@ class RespinWords:
     board); None: the shared words."""
 
     def say(self, key: str, /, **args: Any) -> str:
-        if self.catalogue is not None and self.catalogue.has(key):
-            return str(self.catalogue(key, **args))
-        return tr(key, **args)
+        return either(self.catalogue, key, **args)
 
 
 def show_card(c: Stage, card: FeatureCard) -> FeatureCard:

@@ -4,7 +4,8 @@ dates written as that language writes them.
 The shared client's words are in ``slotui/lang/<lang>.json``; a game's screen package has
 its own, ``slotui/games/<id>/lang/<lang>.json`` (its symbols' names under ``symbol.<ID>``,
 its feature titles, its paytable and rules pages). Code asks by key: `tr` for the shared
-catalogue, ``of(__package__)`` for a game's own (a `Lookup`). A template's ``{name}``
+catalogue, ``of(__package__)`` for a game's own (a `Lookup`), `either` for the game's word
+where its catalogue has the key, else the shared one. A template's ``{name}``
 fields are filled with `str.format_map`; `Lookup.html` escapes the template's own text and
 puts in its fields as given (already HTML); `Lookup.count` picks ``<key>.one`` or
 ``<key>.other`` by the count. A key missing from the language's catalogue is an error
@@ -42,6 +43,7 @@ __all__ = [
     "current",
     "date_time",
     "decimal",
+    "either",
     "fields",
     "from_catalogue",
     "given",
@@ -241,6 +243,18 @@ tr = Lookup(SHARED)
 def of(package: str) -> Lookup:
     """A game's own words: ``of(__package__)`` in its screen package."""
     return Lookup(package)
+
+
+def either(game_words: Lookup | None, key: str, otherwise: str | None = None, /, **args: Any) -> str:
+    """The words of ``key``, its fields filled with ``args``: the game's own (``game_words``,
+    its `of`; None: it has none) where its catalogue has the key, else the shared client's
+    (`tr`). A key of neither is a `MissingWord`; with ``otherwise``, it is that text instead
+    (as it is: no fields filled, not kept in `given`)."""
+    if game_words is not None and game_words.has(key):
+        return str(game_words(key, **args))
+    if otherwise is not None and not tr.has(key):
+        return otherwise
+    return tr(key, **args)
 
 
 # -- numbers and dates, as the language writes them ------------------------------------------------
