@@ -9,6 +9,7 @@ expectations and against its own feature code played many times.
 from __future__ import annotations
 
 import itertools
+import math
 import sys
 from collections import Counter
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from pyengine.errors import EngineError
 from pyengine.evaluators import LineEvaluator
+from pyengine.math import compound
 from pyengine.math.compound import capped_feature
 from pyengine.math.poly import fast_length as _fast_length
 from pyengine.math.exact import spin_distribution
@@ -158,6 +160,39 @@ def test_capped_feature_random(wins: list[tuple[int, bool, int]], start: int, aw
     assert got.over == pytest.approx(float(over), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("p", "start", "award"),
+    [(Fraction(9, 2000), 10, 10), (Fraction(1, 7), 3, 2), (Fraction(2, 5), 1, 1), (Fraction(1, 40), 12, 3)],
+)
+def test_the_retrigger_terms_are_the_hitting_time_law_and_leave_out_less_than_the_tolerance(
+    p: Fraction, start: int, award: int
+) -> None:
+    # P(R retriggers) = start / n C(n, R) p^R (1 - p)^(n - R), n = start + award R, in fractions.
+    terms = compound._lagrange_terms(float(p), start, award, limit=10_000)
+    assert terms is not None
+    exact = []
+    for r in range(len(terms)):
+        n = start + award * r
+        exact.append(Fraction(start, n) * math.comb(n, r) * p**r * (1 - p) ** (n - r))
+    for got, want in zip(terms, exact, strict=True):
+        assert got == pytest.approx(float(want), rel=1e-12)
+    assert 1 - sum(exact, Fraction(0)) <= compound.TOLERANCE * (1 + 1e-9)
+    assert 1 - sum(exact[:-1], Fraction(0)) > compound.TOLERANCE / 1000  # not many more than needed
+
+
+def test_near_the_critical_rate_the_generations_are_iterated_and_still_exact() -> None:
+    # award x P(retrigger) = 0.9: the terms fall too slowly, and the iteration over generations is
+    # cheaper; both give the exact fractions' answer.
+    spin = {(0, False): 40, (4, False): 30, (2, True): 30}
+    p = Fraction(30, 100)
+    assert compound._lagrange_terms(float(p), 2, 3, limit=compound._iteration_rounds(0.3, 2, 3) * 6) is None
+    excess, over = _exact_capped(spin, 2, 3, 20)
+    got = capped_feature(spin, start=2, award=3, cap=20)
+    assert got.rounds == compound._iteration_rounds(0.3, 2, 3)
+    assert got.excess == pytest.approx(float(excess), rel=1e-9, abs=1e-12)
+    assert got.over == pytest.approx(float(over), rel=1e-9, abs=1e-12)
+
+
 def test_capped_feature_refuses_bad_input() -> None:
     with pytest.raises(EngineError, match="retrigger too often"):
         capped_feature({(1, True): 1, (0, False): 1}, start=10, award=10, cap=100)
@@ -187,4 +222,4 @@ def test_without_numpy_the_cap_term_says_what_to_install(monkeypatch: pytest.Mon
     # and the cap term says what it needs.
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
     with pytest.raises(EngineError, match=r"needs numpy: pip install 'pyengine\[cli\]'"):
-        capped_feature({(0, False): 1, (5, False): 1}, start=1, award=1, cap=3)
+        capped_feature({(0, False): 1, (2, False): 1}, start=2, award=1, cap=3)
