@@ -19,9 +19,9 @@ taken until what they leave out is below `TOLERANCE` (a bound on the terms' rati
 Near the critical rate (award x P(retrigger) close to 1) the terms fall slowly; where
 they would cost more products, G comes from the iteration T <- A + B T^award instead:
 round k holds every tree of at most k generations, so the mass still missing falls by the
-factor award x P(retrigger) per round. For Book of Spells' features (P(retrigger) about
-0.0045, 10 spins a retrigger) that is 16 terms, some 26 products, against 14 rounds, some
-74 products. Products of
+factor award x P(retrigger) per round. For a feature of 10 spins, 10 more a retrigger and
+P(retrigger) about 0.0045, that is 16 terms, some 26 products, against 14 rounds, some 74
+products. Products of
 polynomials are FFTs in float64 (`pyengine.math.poly`: numpy's, or the browser math page's
 own); the result is accurate to about 1e-12 of the cap (tests check it against exact
 fractions). The engine that plays the games has no runtime dependency.
