@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any, Protocol
 
 from pyengine import events as ev
 from pyengine.model import Bet
@@ -190,29 +190,6 @@ class Beat:
 EventHandler = Callable[[Any, Stage], "Beat | None"]
 
 
-class _OwnWord:
-    """A read-only `GameScreen` attribute that is the screen's word (`GameScreen.word`) of the
-    attribute's own name, looked up each time it is read (``screen.start_label`` is
-    ``screen.word("start_label")``)."""
-
-    __slots__ = ("key",)
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.key = name
-
-    @overload
-    def __get__(self, screen: None, owner: type | None = None) -> _OwnWord: ...
-
-    @overload
-    def __get__(self, screen: GameScreen, owner: type | None = None) -> str: ...
-
-    def __get__(self, screen: GameScreen | None, owner: type | None = None) -> str | _OwnWord:
-        return self if screen is None else screen.word(self.key)
-
-    def __set__(self, screen: GameScreen, value: object) -> None:
-        raise AttributeError(f"{self.key} is the screen's word, not to be set")
-
-
 @dataclass(slots=True)
 class GameScreen:
     """What a game adds to the shared client: beats for its own events, how its wins are
@@ -261,11 +238,21 @@ class GameScreen:
         """The game's words for ``key``, or the shared client's where the game has none."""
         return words.either(self.words, key, **args)
 
-    # The screen's words of these keys, read each time they are asked for (`_OwnWord`).
-    feature = _OwnWord()
-    start_label = _OwnWord()
-    stop_label = _OwnWord()
-    more_autoplay_label = _OwnWord()
+    @property
+    def feature(self) -> str:
+        return self.word("feature")
+
+    @property
+    def start_label(self) -> str:
+        return self.word("start_label")
+
+    @property
+    def stop_label(self) -> str:
+        return self.word("stop_label")
+
+    @property
+    def more_autoplay_label(self) -> str:
+        return self.word("more_autoplay_label")
 
     @property
     def feature_names(self) -> Mapping[str, str]:
