@@ -87,6 +87,12 @@ def test_the_math_page_draws_the_par_sheet_the_command_line_computes(clean_visit
         assert inked, chart
     source = page.locator("#dist-source").inner_text()
     assert source.startswith("Exact." if plugin(game_id).distribution else f"Simulated: {ROUNDS:,} rounds")
+    # What the game pays apart from a round's win (a time jackpot) is said under the buckets.
+    apart = sheet["par_sheet"]["distribution"]["apart"]
+    note = page.locator("#dist-apart")
+    assert note.is_visible() == bool(apart)
+    for name, share in apart.items():
+        assert f"{name} {share * 100:.4f}%" in note.inner_text()
     # The page drew the par sheet with progress reports from the worker.
     assert page.evaluate("() => window.slotMath.progress.length") > 0
     ARTIFACTS.mkdir(exist_ok=True)

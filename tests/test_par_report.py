@@ -138,6 +138,11 @@ def test_the_page_gives_the_tables(game_id: str, written: dict[str, Path]) -> No
     source = ps["distribution"]["source"]
     if source["kind"] == "simulated":
         assert f"simulated, {ROUNDS:,} rounds, seed 7" in page
+    # What the game pays apart from a round's win is said under the buckets, or nothing is.
+    apart = ps["distribution"]["apart"]
+    assert ('id="apart"' in page) == bool(apart)
+    for name, share in apart.items():
+        assert f"{name} {share * 100:.4f}%" in page
 
 
 def test_the_command_writes_the_folder_of_rtp_json(tmp_path: Path) -> None:

@@ -206,6 +206,11 @@ function drawSheet(sheet) {
   $("#dist-source").textContent = sourceText(ps.distribution.source);
   const buckets = ps.distribution.buckets;
   rows("#table-distribution", buckets.map((b) => [range(b), pct(b.probability, 5), b.odds, pct(b.rtp_share, 4)]));
+  const apart = Object.entries(ps.distribution.apart || {});
+  const apartNote = $("#dist-apart");
+  apartNote.hidden = apart.length === 0;
+  apartNote.textContent = apart.length === 0 ? "" : "The buckets hold the game's win; paid apart from it (by the clock, not by the round): "
+    + apart.map(([k, v]) => `${k} ${pct(v, 4)}`).join(", ") + " of the RTP.";
   const labels = buckets.map(range);
   bars($("#chart-distribution"), labels, buckets.map((b) => b.probability), { log: true });
   bars($("#chart-share"), labels, buckets.map((b) => b.rtp_share), { color: VIOLET });

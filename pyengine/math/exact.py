@@ -8,12 +8,16 @@ line win is one enumeration over per-reel symbol counts, the same for every payl
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from ..evaluators import LineEvaluator
 from ..evaluators.lines import Wilds, wild_set
 from ..model import Payline, Paytable, ReelSet
+
+Flag = TypeVar("Flag", bound=Hashable)
+"""What `spin_distribution` reports beside a spin's win."""
 
 __all__ = [
     "LineStats",
@@ -156,15 +160,15 @@ def spin_distribution(
     wild_pays_as: str | None = None,
     not_substituted: Iterable[str] = (),
     counts: Callable[[tuple[str, ...]], tuple[int, ...]],
-    settle: Callable[[tuple[int, ...]], tuple[int, bool]],
-) -> dict[tuple[int, bool], int]:
+    settle: Callable[[tuple[int, ...]], tuple[int, Flag]],
+) -> dict[tuple[int, Flag], int]:
     """The exact distribution of one spin's whole win, with a flag, over every stop combination.
 
     The win is the line wins on all ``paylines`` (in multiples of the bet per line) plus
     ``settle(c)[0]``, where ``c`` adds up ``counts(column)`` over the five windows' columns
-    (for example scatters shown, reels showing a symbol); ``settle(c)[1]`` is the flag (for
-    example: the spin retriggers). Returns {(win, flag): number of stop combinations}; the
-    numbers add up to ``reels.radix``.
+    (for example scatters shown, reels showing a symbol); ``settle(c)[1]`` is the flag, any
+    hashable value (for example: whether the spin retriggers, or how many scatters it shows).
+    Returns {(win, flag): number of stop combinations}; the numbers add up to ``reels.radix``.
 
     Dynamic programming over the reels. A state is every line whose run is still open
     (reduced to its leading wilds, its symbol and its length, which decide the rest), with
@@ -245,7 +249,7 @@ def spin_distribution(
                 for win, ways in fixed.items():
                     target[win + pay] = target.get(win + pay, 0) + ways * n
         states = nxt
-    out: dict[tuple[int, bool], int] = {}
+    out: dict[tuple[int, Flag], int] = {}
     for (open_lines, summed), fixed in states.items():
         assert not open_lines, "every run ends on the last reel"
         extra, flag = settle(summed)

@@ -225,6 +225,15 @@ def _title(report: dict[str, Any]) -> str:
     return f"{name} (what if: {', '.join(edits)})" if edits else name
 
 
+def _apart(apart: dict[str, float]) -> list[str]:
+    """The line under the buckets naming what the game pays apart from a round's win."""
+    if not apart:
+        return []
+    paid = ", ".join(f"{html.escape(k)} {_pct(v)}" for k, v in apart.items())
+    return [f'<p class="source" id="apart">The buckets hold the game\'s win; paid apart from it (by the clock, '
+            f"not by the round): {paid} of the RTP.</p>"]
+
+
 def _html(report: dict[str, Any]) -> str:
     ps = report["par_sheet"]
     game = _title(report)
@@ -263,6 +272,7 @@ def _html(report: dict[str, Any]) -> str:
             [[bucket_label(b), f"{b['probability']:.6e}", b["odds"], _pct(b["rtp_share"])] for b in dist["buckets"]],
             "buckets",
         ),
+        *_apart(dist.get("apart", {})),
         '<figure><img src="distribution.svg" alt="The win distribution by bucket, log scale"></figure>',
         '<figure><img src="rtp_share.svg" alt="The RTP share of each win bucket"></figure>',
         "<h2>The RTP by component</h2>",

@@ -4,7 +4,9 @@ where it comes from.
 `par_sheet` adds to a game's exact RTP report (`pyengine.math.rtp.rtp_report`):
 
 - the distribution of a round's win in the buckets of `BUCKET_EDGES_X` (0; (0, 1);
-  [1, 2); ... ; >= 10000 x the total bet), each bucket's probability and RTP share;
+  [1, 2); ... ; >= 10000 x the total bet), each bucket's probability and RTP share. The
+  win is the game's own: a time jackpot drops by the clock, not by the round, so its RTP is
+  given apart (``apart``: by component), and the shares and ``apart`` add up to the RTP;
 - the hit rate (P(a round wins anything)), sigma (the standard deviation of a round's win
   over the total bet), the volatility index at 90% and 95% (z x sigma) and the RTP's
   spread after 10^2 ... 10^7 rounds (the RTP +- z x sigma / sqrt(N): the band a player's
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -61,6 +63,9 @@ class WinDistribution:
     unit: Fraction
     probs: Sequence[float] | Any
     method: str
+    apart: Mapping[str, float] = field(default_factory=dict)
+    """RTP the game pays apart from a round's win, by its report's component (a jackpot that
+    drops by the clock): the buckets' RTP shares and these add up to the RTP."""
 
     def moments(self) -> tuple[float, float, float]:
         """(total probability, E[X], E[X^2]) with X the win in total bets."""
@@ -154,20 +159,21 @@ def par_sheet(
     source: dict[str, Any]
     if exact is not None:
         total, mean, square = exact.moments()
-        sigma = math.sqrt(max(square - rtp * rtp, 0.0))
+        apart = dict(exact.apart)
+        sigma = math.sqrt(max(square - mean * mean, 0.0))
         rows = exact.buckets()
         hit = 1.0 - float(rows[0][0])
         counts = None
         source = {"kind": "exact", "method": exact.method}
         # The spread around the exact RTP, from the exact sigma.
         centre = rtp
-        check = {"probability_total": total, "rtp_of_distribution": mean}
+        check = {"probability_total": total, "rtp_of_distribution": mean, "apart": apart}
     else:
         sim = simulate(
             game_id, rounds, seed=seed, mode=mode, settings=chosen, lines=lines,
             workers=workers, scheduler=scheduler, progress=progress,
         )
-        sigma = sim.stdev
+        sigma = sim.game_stdev  # of the buckets' win, as the exact sheets give it
         rows = [(b["probability"], b["rtp_share"]) for b in sim.distribution()]
         hit = sim.hit_rate
         counts = list(sim.bucket_rounds)
@@ -182,7 +188,12 @@ def par_sheet(
             "the decisions answered as autoplay answers them",
         }
         centre = rtp  # the band around the exact RTP, its width from the simulated sigma
-        check = {"probability_total": sum(p for p, _ in rows), "rtp_of_distribution": sim.rtp}
+        apart = {"jackpot_contribution": sim.jackpot_paid / sim.total_stake} if sim.jackpot_paid else {}
+        check = {
+            "probability_total": sum(p for p, _ in rows),
+            "rtp_of_distribution": sim.rtp - sum(apart.values()),
+            "apart": apart,
+        }
     sheet = {
         "distribution": {"buckets": bucket_table(rows, counts), "source": source, **check},
         "hit_rate": {"value": hit, "every": 1 / hit if hit else None, "source": source},

@@ -7,8 +7,9 @@ decision by a policy (``first``: autoplay's choice, collect instead of gambling;
 1.96 * sigma / sqrt(N). Mode ``buy`` buys the feature every round.
 
 The session's clock is simulated (`SIM_START` plus `SECONDS_PER_ROUND` a round), so a
-game's time jackpot drops at reproducible times; its payouts count in the RTP, and the
-pot still open at the end is reported as ``jackpot_pot``.
+game's time jackpot drops at reproducible times; its payouts count in the RTP (and in sigma)
+but not in the hit rate, the buckets or the max win, which are the game's own; the pot
+still open at the end is reported as ``jackpot_pot``.
 
 **One session, any partition.** The run is one session of ``rounds`` rounds from ``seed``,
 and its result does not depend on how the rounds are split (`CHUNK` rounds a piece, over
@@ -102,6 +103,8 @@ class SimulationResult:
     """The active lines."""
     sum_sq_win: int = 0
     """Σ win² in minor units², exactly."""
+    sum_sq_game_win: int = 0
+    """Σ (the game's win, the jackpot apart)² in minor units², exactly."""
     bucket_rounds: tuple[int, ...] = ()
     """Rounds whose win fell in each bucket of `BUCKET_EDGES_X` (the first: no win)."""
     bucket_win: tuple[int, ...] = ()
@@ -122,6 +125,14 @@ class SimulationResult:
         return math.sqrt(max(self.sum_sq_x / self.rounds - mean * mean, 0.0))
 
     @property
+    def game_stdev(self) -> float:
+        """Standard deviation of the game's return (its win, the time jackpot apart, / stake):
+        the spread of the buckets of `distribution`."""
+        stake = self.total_stake / self.rounds
+        mean = sum(self.bucket_win) / self.total_stake
+        return math.sqrt(max(self.sum_sq_game_win / (stake * stake) / self.rounds - mean * mean, 0.0))
+
+    @property
     def ci95(self) -> float:
         return 1.96 * self.stdev / math.sqrt(self.rounds)
 
@@ -130,8 +141,10 @@ class SimulationResult:
         return self.hits / self.rounds
 
     def distribution(self) -> list[dict[str, Any]]:
-        """The win distribution: each bucket's bounds (× the total bet), rounds, probability and
-        share of the RTP (simulated: the probabilities add up to 1, the shares to ``rtp``)."""
+        """The distribution of the game's win (the time jackpot apart: it drops by the clock,
+        not by the round): each bucket's bounds (× the total bet), rounds, probability and
+        share of the RTP (simulated: the probabilities add up to 1, the shares and the
+        jackpot's ``jackpot_paid`` to ``rtp``)."""
         if not self.bucket_rounds:
             return []
         lows = (0, 0, *BUCKET_EDGES_X)
@@ -159,6 +172,7 @@ class SimulationResult:
             "ci95": self.ci95,
             "hit_rate": self.hit_rate,
             "stdev": self.stdev,
+            "game_stdev": self.game_stdev,
             "max_win_x": self.max_win_x,
             "features": dict(self.features),
             "distribution": self.distribution(),
@@ -175,6 +189,7 @@ class SimulationResult:
             "total_stake": self.total_stake,
             "total_win": self.total_win,
             "sum_sq_win": self.sum_sq_win,
+            "sum_sq_game_win": self.sum_sq_game_win,
             "hits": self.hits,
             "max_win": self.max_win,
             "seconds": self.seconds,
@@ -189,6 +204,7 @@ class Tally:
     rounds: int = 0
     total_win: int = 0
     sum_sq_win: int = 0
+    sum_sq_game_win: int = 0
     hits: int = 0
     max_win: int = 0
     features: Counter[str] = field(default_factory=Counter)
@@ -199,6 +215,7 @@ class Tally:
         self.rounds += other.rounds
         self.total_win += other.total_win
         self.sum_sq_win += other.sum_sq_win
+        self.sum_sq_game_win += other.sum_sq_game_win
         self.hits += other.hits
         self.max_win = max(self.max_win, other.max_win)
         self.features.update(other.features)
@@ -322,12 +339,15 @@ def play_piece(piece: Piece) -> Tally:
         if win:
             t.total_win += win
             t.sum_sq_win += win * win
-            t.hits += 1
-            b = 1 + bisect_right(edges, win)
-            bucket_rounds[b] += 1
-            bucket_win[b] += win
-            if win - last.jackpot > t.max_win:
-                t.max_win = win - last.jackpot
+            game_win = win - last.jackpot  # the hit rate and the buckets: the game's win
+            if game_win:
+                t.hits += 1
+                t.sum_sq_game_win += game_win * game_win
+                b = 1 + bisect_right(edges, game_win)
+                bucket_rounds[b] += 1
+                bucket_win[b] += game_win
+                if game_win > t.max_win:
+                    t.max_win = game_win
         if last.features:
             features.update(set(last.features))
     bucket_rounds[0] = piece.count - t.hits
@@ -433,5 +453,6 @@ def simulate(
         jackpot_contributed=float(pot.contributed) if pot else 0.0,
         jackpot_pot=float(pot.pot) if pot else 0.0,
         sum_sq_win=total.sum_sq_win,
+        sum_sq_game_win=total.sum_sq_game_win,
         max_win=total.max_win,
     )

@@ -272,5 +272,6 @@ PLUGIN = Plugin(
     report="pyengine.games.moon_spell.report:report",
     screen="slotui.games.moon_spell",
     showcase="pyengine.games.moon_spell.showcase:shown",
+    distribution="pyengine.games.moon_spell.distribution:distribution",
 )
 """The game's registration: its loader, its exact RTP report and its client screen."""

@@ -1,0 +1,89 @@
+"""pyengine.games.moon_spell.distribution: the exact distribution of a base round's win,
+against the exact figures of the RTP report it must reproduce."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from pyengine.games import get_game
+from pyengine.games.moon_spell import MoonSpell
+from pyengine.games.moon_spell.distribution import bonus_wins, distribution, grid_units, line_and_moons
+from pyengine.games.moon_spell.report import _bonus_second_moment, bonus_value, game_finals, moon_math
+from pyengine.math.parsheet import WinDistribution
+
+
+@cache
+def _game() -> MoonSpell:
+    game = get_game("moon_spell")
+    assert isinstance(game, MoonSpell)
+    return game
+
+
+@cache
+def _dist() -> WinDistribution:
+    game = _game()
+    got = distribution(game, "base", {}, len(game.data.paylines))
+    assert got is not None
+    return got
+
+
+def test_the_joint_line_win_and_moons_is_the_reports_enumeration() -> None:
+    """The base spin's (line win, Moons) over every stop combination agrees with the report's
+    own enumeration of the trigger windows, its Moon counts and its line wins, exactly."""
+    game = _game()
+    joint = line_and_moons(game)
+    radix = game.base_reels.radix
+    assert sum(joint.values()) == radix
+    m = moon_math(game)
+    for k, p in enumerate(m.spin.moons):
+        assert Fraction(sum(n for (_, j), n in joint.items() if j == k), radix) == p
+    triggers: dict[int, dict[int, int]] = {}
+    for (win, k), n in joint.items():
+        if k >= game.respin.trigger:
+            triggers.setdefault(k, {})[win] = n
+    assert {k: dict(sorted(v.items())) for k, v in sorted(triggers.items())} == m.spin.trigger_counts
+    lines = len(game.data.paylines)
+    assert sum(Fraction(win * n, radix * lines) for (win, _), n in joint.items()) == m.base.components["base_lines"]
+
+
+@pytest.mark.parametrize("start", range(5, 16))
+def test_each_bonus_pays_its_exact_value_and_second_moment(start: int) -> None:
+    """What Hold and Respin pays from a start of k Moons: its mean is the report's exact
+    capped bonus value, its second moment the exact one, and it reaches the max win with
+    the exact chance."""
+    game = _game()
+    units = grid_units(game, len(game.data.paylines))
+    win = bonus_wins(game, units)[start]
+    assert len(win) == game.max_win_x * units + 1
+    assert math.fsum(win) == pytest.approx(1.0, abs=1e-12)
+    mean = math.fsum(i * p for i, p in enumerate(win)) / units
+    assert mean == pytest.approx(float(bonus_value(game, start)), rel=1e-11)
+    square = math.fsum(i * i * p for i, p in enumerate(win)) / units**2
+    want = _bonus_second_moment(game, {start: Fraction(1)}, game_finals(game))
+    assert square == pytest.approx(float(want), rel=1e-10)
+
+
+def test_the_round_returns_the_rtp_less_the_jackpot_with_the_exact_hit_rate_and_top_odds() -> None:
+    game = _game()
+    d = _dist()
+    m = moon_math(game)
+    total, mean, _ = d.moments()
+    assert total == pytest.approx(1.0, abs=1e-12)
+    # The time jackpot is paid apart: the distribution returns the rest of the RTP.
+    assert d.apart == {"jackpot_contribution": float(game.jackpot.contribution)}
+    assert mean + sum(d.apart.values()) == pytest.approx(float(m.base.rtp), abs=1e-11)
+    assert 1 - d.probs[0] == pytest.approx(float(m.spin.hit), abs=1e-12)
+    # The last grid point is the max win: reached with the report's exact chance.
+    assert len(d.probs) - 1 == game.max_win_x / d.unit
+    assert d.probs[-1] == pytest.approx(float(m.base.max_win), rel=1e-7)
+    assert min(d.probs) >= 0
+
+
+def test_the_feature_buy_gives_none() -> None:
+    """The bought round has no exact distribution here: its par sheet simulates."""
+    game = _game()
+    assert distribution(game, "buy", {}, len(game.data.paylines)) is None
