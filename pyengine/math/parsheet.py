@@ -58,7 +58,8 @@ DEFAULT_ROUNDS = 1_000_000
 class WinDistribution:
     """The exact distribution of one round's win: ``probs[k]`` is P(win = k x ``unit`` total
     bets), k = 0 .. len(probs) - 1 (a sequence of floats, or a numpy array); ``method`` says
-    how it was computed."""
+    how it was computed. A round that costs more than the total bet (a Feature Buy: ``price``
+    total bets) keeps its buckets in total bets and returns its RTP per unit of the price."""
 
     unit: Fraction
     probs: Sequence[float] | Any
@@ -66,10 +67,12 @@ class WinDistribution:
     apart: Mapping[str, float] = field(default_factory=dict)
     """RTP the game pays apart from a round's win, by its report's component (a jackpot that
     drops by the clock): the buckets' RTP shares and these add up to the RTP."""
+    price: Fraction = Fraction(1)
+    """What the round costs, in total bets."""
 
     def moments(self) -> tuple[float, float, float]:
-        """(total probability, E[X], E[X^2]) with X the win in total bets."""
-        u = float(self.unit)
+        """(total probability, E[X], E[X^2]) with X the win over the round's price."""
+        u = float(self.unit / self.price)
         total = mean = square = 0.0
         for k, p in enumerate(self.probs):
             if p:
@@ -88,7 +91,7 @@ class WinDistribution:
         # ceiling of edge j - 1 up to that of edge j: bucket b holds bounds[b] <= k < bounds[b + 1].
         cuts = [min(max(math.ceil(Fraction(e) / self.unit), 1), n) for e in BUCKET_EDGES_X]
         bounds = [0, min(1, n), *cuts, n]
-        u = float(self.unit)
+        u = float(self.unit / self.price)  # a share is of the price
         for b in range(len(out)):
             row = out[b]
             for k in range(bounds[b], bounds[b + 1]):

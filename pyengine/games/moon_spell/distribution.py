@@ -15,8 +15,14 @@ in bets per line) and of the Moon prizes' denominators:
 * The time jackpot drops by the clock, not by the round (its pot depends on how long and how
   much is played): its contribution is kept apart (``apart``), the buckets hold the game's win.
 
-The products are float64 (`pyengine.math.poly`). The Feature Buy gives no exact
-distribution here: its par sheet simulates.
+The Feature Buy starts Hold and Respin with k Moons drawn from its weights, without a line
+spin or the jackpot: the same bonus distributions, mixed by the weights, its RTP per unit of
+its price.
+
+The products are float64 (`pyengine.math.poly`), each coefficient to about 1e-16 of the
+whole. Beside each distribution its support (the wins it can pay) is built in integers, as a
+bit set; a win outside it gets probability 0, not the products' rounding (an impossible win
+would otherwise show as "1 in 1e17").
 """
 
 from __future__ import annotations
@@ -69,6 +75,27 @@ def _powers(one: list[float], most: int, size: int) -> list[list[float]]:
     return out
 
 
+def _support(probs: Sequence[float]) -> int:
+    """The bit set of the grid points ``probs`` gives a chance (bit i: win i)."""
+    return int("".join("1" if p > 0 else "0" for p in reversed(probs)) or "0", 2)
+
+
+def _sumset(a: int, b: int, cap: int) -> int:
+    """The bit set of x + y for x in ``a`` and y in ``b``, every sum of ``cap`` or more at ``cap``."""
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out if out >> cap == 0 else (out & ((1 << cap) - 1)) | (1 << cap)
+
+
+def _on(probs: list[float], support: int) -> list[float]:
+    """``probs`` where ``support`` has the point, 0 elsewhere."""
+    bits = bin(support)[:1:-1]
+    return [p if i < len(bits) and bits[i] == "1" else 0.0 for i, p in enumerate(probs)]
+
+
 def _capped(x: list[float], y: list[float], cap: int, mass: float) -> list[float]:
     """x * y up to ``cap`` - 1, and at ``cap`` the rest of ``mass`` (what x * y holds in all)."""
     got = [max(p, 0.0) for p in product(x, y, min(len(x) + len(y) - 1, cap))]
@@ -83,37 +110,73 @@ def grid_units(game: MoonSpell, lines: int) -> int:
 def bonus_wins(game: MoonSpell, units: int) -> dict[int, list[float]]:
     """For each start of k >= the trigger Moons, the distribution of what Hold and Respin pays
     (its prizes and its rung, capped at the max win) on the grid of 1/``units`` total stakes;
-    the last entry is the max win, with the mass that reaches it."""
+    the last entry is the max win, with the mass that reaches it. Each is 0 outside its
+    support (see the module)."""
+    return {k: probs for k, (probs, _) in _bonus(game, units).items()}
+
+
+def _bonus(game: MoonSpell, units: int) -> dict[int, tuple[list[float], int]]:
+    """`bonus_wins` with each one's support."""
     moon = game.moon
     rules = game.respin
     prize_units = [int(x * units) for x in moon.prizes_x]
     cap = game.max_win_x * units
     positions = len(POSITIONS)
-    base_powers = _powers(_prizes(prize_units, moon.base_weights), positions, cap)
-    respin_powers = _powers(_prizes(prize_units, moon.respin_weights), positions - rules.trigger, cap)
+    base_prize = _prizes(prize_units, moon.base_weights)
+    respin_prize = _prizes(prize_units, moon.respin_weights)
+    base_powers = _powers(base_prize, positions, cap)
+    respin_powers = _powers(respin_prize, positions - rules.trigger, cap)
+    base_one, respin_one = _support(base_prize), _support(respin_prize)
     finals = game_finals(game)
-    out: dict[int, list[float]] = {}
-    for k in range(rules.trigger, positions + 1):
-        # What the bonus adds to the prizes of the k Moons that start it.
-        after: list[float] = []
-        for n, pn in enumerate(finals[k]):
-            if not pn:
-                continue
-            shift = rules.ladder.get(n, 0) * units
-            add = respin_powers[n - k]
-            if len(after) < shift + len(add):
-                after.extend([0.0] * (shift + len(add) - len(after)))
-            q = float(pn)
-            for i, p in enumerate(add, shift):
-                after[i] += q * p
-        out[k] = _capped(base_powers[k], after, cap, 1.0)
+    out: dict[int, tuple[list[float], int]] = {}
+    held = 1  # the support of k base prizes
+    for k in range(positions + 1):
+        if k >= rules.trigger:
+            # What the bonus adds to the prizes of the k Moons that start it.
+            after: list[float] = []
+            support, prizes = 0, held  # prizes: the support of k base and n - k respin prizes
+            for n, pn in enumerate(finals[k]):
+                if n > k:
+                    prizes = _sumset(prizes, respin_one, cap)
+                if not pn:
+                    continue
+                shift = rules.ladder.get(n, 0) * units
+                support |= prizes << shift
+                add = respin_powers[n - k]
+                if len(after) < shift + len(add):
+                    after.extend([0.0] * (shift + len(add) - len(after)))
+                q = float(pn)
+                for i, p in enumerate(add, shift):
+                    after[i] += q * p
+            support = _sumset(support, 1, cap)
+            out[k] = _on(_capped(base_powers[k], after, cap, 1.0), support), support
+        held = _sumset(held, base_one, cap)
     return out
 
 
-def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution | None:
-    """The base game's round win, exactly (see the module); None for the Feature Buy."""
-    if mode != "base":
-        return None
+def _bought(game: MoonSpell, lines: int) -> WinDistribution:
+    """The Feature Buy's round win (see the module)."""
+    units = grid_units(game, lines)
+    bonus = bonus_wins(game, units)
+    total = sum(w for _, w in game.buy.moons)
+    probs = [0.0] * (game.max_win_x * units + 1)
+    for k, w in game.buy.moons:
+        share = w / total
+        for i, p in enumerate(bonus[k]):
+            probs[i] += share * p
+    return WinDistribution(
+        Fraction(1, units),
+        probs,
+        "exact: the bought bonus's start drawn from its weights; Hold and Respin's final count from its absorbing "
+        "chain, its prizes and ladder by float64 FFT, capped at the max win",
+        price=Fraction(game.buy.price_x),
+    )
+
+
+def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines: int) -> WinDistribution:
+    """A round's win in ``mode`` (``base`` or ``buy``), exactly (see the module)."""
+    if mode == "buy":
+        return _bought(game, lines)
     _check_uncapped_spins(game)
     moon = game.moon
     rules = game.respin
@@ -133,14 +196,21 @@ def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines:
         if len(row) <= at:
             row.extend([0.0] * (at + 1 - len(row)))
         row[at] += ways / radix
-    bonus = bonus_wins(game, units)
-    cash_powers = _powers(cash_prize, max(cash_counts, default=0), cap)
+    bonus = _bonus(game, units)
+    most = max(cash_counts, default=0)
+    cash_powers = _powers(cash_prize, most, cap)
+    cash_supports = [1]
+    for _ in range(most):
+        cash_supports.append(_sumset(cash_supports[-1], _support(cash_prize), cap))
     probs = [0.0] * (cap + 1)
     for k, row in sorted(by_moons.items()):
+        lines_won = _support(row)  # exact: the rows come from integer counts
         if k >= rules.trigger:
-            paid = _capped(row, bonus[k], cap, math.fsum(row))
+            won, support = bonus[k]
+            paid = _on(_capped(row, won, cap, math.fsum(row)), _sumset(support, lines_won, cap))
         elif k in cash_counts:
-            paid = product(row, cash_powers[k], len(row) + len(cash_powers[k]) - 1)
+            paid = _on(product(row, cash_powers[k], len(row) + len(cash_powers[k]) - 1),
+                       _sumset(cash_supports[k], lines_won, cap))
         else:
             paid = row
         if len(paid) > cap + 1 or (k < rules.trigger and len(paid) > cap):

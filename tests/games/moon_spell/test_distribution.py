@@ -83,7 +83,25 @@ def test_the_round_returns_the_rtp_less_the_jackpot_with_the_exact_hit_rate_and_
     assert min(d.probs) >= 0
 
 
-def test_the_feature_buy_gives_none() -> None:
-    """The bought round has no exact distribution here: its par sheet simulates."""
+def test_the_feature_buy_returns_its_rtp_with_its_exact_variance() -> None:
+    """The bought round: buckets in total stakes, its RTP and sigma per unit of the price, both
+    the report's exact ones, and the max win with the report's exact chance."""
     game = _game()
-    assert distribution(game, "buy", {}, len(game.data.paylines)) is None
+    d = distribution(game, "buy", {}, len(game.data.paylines))
+    m = moon_math(game).buy
+    assert d.price == game.buy.price_x
+    assert d.apart == {}
+    total, mean, square = d.moments()
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert mean == pytest.approx(float(m.rtp), abs=1e-11)
+    assert m.variance is not None
+    assert square - mean * mean == pytest.approx(float(m.variance), rel=1e-10)
+    assert d.probs[-1] == pytest.approx(float(m.max_win), rel=1e-7)
+    assert sum(share for _, share in d.buckets()) == pytest.approx(mean, abs=1e-13)
+    # Below the least a bought bonus can pay (its fewest Moons at the least prize) every
+    # probability is exactly 0, not the products' rounding; that least win has its chance.
+    least = min(k for k, _ in game.buy.moons) * min(game.moon.prizes_x) / d.unit
+    assert least == int(least) > 0
+    assert set(d.probs[: int(least)]) == {0.0}
+    assert d.probs[int(least)] > 0
+    assert [b for b, (p, _) in enumerate(d.buckets()) if p == 0][:2] == [0, 1]
