@@ -214,44 +214,61 @@ def spin_distribution(
                 still.append((i, move[0]))
         return tuple(still), pay
 
+    # A set of open runs is named by a small number (its index in ``runs``): states and the
+    # moves are keyed by it, not by the tuple of runs, which is long to hash.
+    runs: list[tuple[tuple[int, _Key], ...]] = []
+    run_ids: dict[tuple[tuple[int, _Key], ...], int] = {}
+
+    def named(open_lines: tuple[tuple[int, _Key], ...]) -> int:
+        i = run_ids.get(open_lines)
+        if i is None:
+            i = run_ids[open_lines] = len(runs)
+            runs.append(open_lines)
+        return i
+
     start = canonical(())
-    states: dict[_State, dict[int, int]] = {
-        (tuple((i, start) for i in range(len(paylines))), counts(())): {0: 1},
+    states: dict[tuple[int, tuple[int, ...]], dict[int, int]] = {
+        (named(tuple((i, start) for i in range(len(paylines)))), counts(())): {0: 1},
     }
     rows = [p.rows for p in paylines]
-    added: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
     for reel in range(n_reels):
-        nxt: dict[_State, dict[int, int]] = {}
+        nxt: dict[tuple[int, tuple[int, ...]], dict[int, int]] = {}
         # Per distinct column: its number of stops, the symbol each line sees, its counts.
         columns = [
             (n, tuple(col[r[reel]] for r in rows), counts(col)) for col, n in Counter(reels.columns[reel]).items()
         ]
-        # Many states share their open runs (they differ in their counts): move the runs once.
-        moved: dict[tuple[tuple[tuple[int, _Key], ...], int], _Moved] = {}
-        for (open_lines, summed), fixed in states.items():
+        stops = [n for n, _, _ in columns]
+        # Many states share their open runs (they differ in their counts): move the runs once
+        # per column, and add the counts once per column.
+        moved: dict[int, list[tuple[int, int]]] = {}
+        added: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for (runs_id, summed), fixed in states.items():
+            moves = moved.get(runs_id)
+            if moves is None:
+                moves = moved[runs_id] = [
+                    (named(still), pay) for still, pay in (advance(runs[runs_id], seen) for _, seen, _ in columns)
+                ]
+            totals = added.get(summed)
+            if totals is None:
+                totals = added[summed] = [
+                    tuple(a + b for a, b in zip(summed, cc, strict=True)) for _, _, cc in columns
+                ]
             # Columns that lead to the same state with the same pay are merged first.
-            merged: dict[tuple[_State, int], int] = {}
-            for c, (n, seen, column_counts) in enumerate(columns):
-                move = moved.get((open_lines, c))
-                if move is None:
-                    move = moved[(open_lines, c)] = advance(open_lines, seen)
-                total = added.get((summed, column_counts))
-                if total is None:
-                    total = added[(summed, column_counts)] = tuple(
-                        a + b for a, b in zip(summed, column_counts, strict=True)
-                    )
-                key = ((move[0], total), move[1])
+            merged: dict[tuple[int, tuple[int, ...], int], int] = {}
+            for (to, pay), total, n in zip(moves, totals, stops, strict=True):
+                key = (to, total, pay)
                 merged[key] = merged.get(key, 0) + n
-            for (state, pay), n in merged.items():
-                target = nxt.get(state)
+            for (to, total, pay), n in merged.items():
+                target = nxt.get((to, total))
                 if target is None:
-                    target = nxt[state] = {}
+                    nxt[(to, total)] = {win + pay: ways * n for win, ways in fixed.items()}
+                    continue
                 for win, ways in fixed.items():
                     target[win + pay] = target.get(win + pay, 0) + ways * n
         states = nxt
     out: dict[tuple[int, Flag], int] = {}
-    for (open_lines, summed), fixed in states.items():
-        assert not open_lines, "every run ends on the last reel"
+    for (runs_id, summed), fixed in states.items():
+        assert not runs[runs_id], "every run ends on the last reel"
         extra, flag = settle(summed)
         for win, ways in fixed.items():
             k = (win + extra, flag)
