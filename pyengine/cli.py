@@ -254,9 +254,8 @@ def _sheet(args: argparse.Namespace) -> dict[str, Any]:
 
         edits = [parse_edit(e) for e in args.edit]
         report = what_if(args.game, edits, args.mode, dict(args.setting), args.lines)
-        if not plugin(args.game).distribution:
-            return report  # no par sheet: an edited game has no session to simulate
-        return par_sheet(args.game, report=report, game=edited_game(args.game, edits))
+        # Without an exact distribution of the mode, no par sheet: an edited game has no session to simulate.
+        return par_sheet(args.game, args.mode, report=report, game=edited_game(args.game, edits))
     rounds = DEFAULT_ROUNDS if args.rounds is None else args.rounds
     update: Callable[[int], None] | None = None
     close: Callable[[], None] = lambda: None  # noqa: E731

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from pyengine.games import GAME_IDS, plugin
+from pyengine.games import GAME_IDS, get_game, plugin
 from tests.browser import helpers as h
 from tests.browser.fixtures import ARTIFACTS, Visit
 
@@ -36,15 +36,16 @@ def clean_visit(visit: Visit) -> Iterator[Visit]:
 
 
 @cache
-def cli_sheet(game_id: str, *edits: str) -> dict[str, Any]:
+def cli_sheet(game_id: str, *edits: str, mode: str = "base") -> dict[str, Any]:
     cmd = [sys.executable, "-m", "pyengine", "rtp", game_id, "--json", "--rounds", str(ROUNDS), "--seed", "1"]
+    cmd += ["--mode", mode]
     out = subprocess.run([*cmd, *(f"--edit={e}" for e in edits)], capture_output=True, text=True, check=True)
     data: dict[str, Any] = json.loads(out.stdout)
     return data
 
 
-def open_math(visit: Visit, game_id: str) -> Page:
-    page = visit.goto(f"math.html?game={game_id}&rounds={ROUNDS}")
+def open_math(visit: Visit, game_id: str, mode: str | None = None) -> Page:
+    page = visit.goto(f"math.html?game={game_id}&rounds={ROUNDS}" + (f"&mode={mode}" if mode else ""))
     try:
         h.wait_state(page, "ready", timeout=SHEET_MS)
     except AssertionError:
@@ -99,6 +100,45 @@ def test_the_math_page_draws_the_par_sheet_the_command_line_computes(clean_visit
     page.screenshot(path=str(ARTIFACTS / f"math-{game_id}.png"), full_page=True)
 
 
+MODES = {g: tuple(getattr(get_game(g), "modes", ("base",))) for g in GAME_IDS}
+"""Each game's bet modes, as the site's games.json lists them."""
+
+
+TWO_MODES: list[Any] = [g for g in GAME_IDS if len(MODES[g]) > 1] or [
+    pytest.param(None, marks=pytest.mark.skip(reason="no registered game has a second bet mode"))
+]
+
+
+@pytest.mark.parametrize("game_id", TWO_MODES)
+def test_each_bet_mode_has_its_par_sheet_and_its_what_if(clean_visit: Visit, game_id: str) -> None:
+    """A game with a second mode (a Feature Buy) links the par sheet of each; the other
+    mode's sheet is the command line's ``--mode`` one, and its what-if is that mode's (a
+    strip edit need not move it: a bought round may spin no reels)."""
+    mode = MODES[game_id][1]
+    page = open_math(clean_visit, game_id, mode)
+    sheet = page.evaluate("() => window.slotMath.sheet")
+    assert sheet["mode"] == mode
+    _compare(sheet, cli_sheet(game_id, mode=mode))
+    links = page.locator("#math-modes a")
+    assert [links.nth(i).get_attribute("data-mode") for i in range(links.count())] == list(MODES[game_id])
+    assert page.locator("#math-modes a[aria-current=page]").get_attribute("data-mode") == mode
+    assert f"({mode})" in page.locator("#math-title").inner_text()
+    # The what-if of that mode: the RTP the command line gives for the same edit and mode.
+    strip_set, reel, symbol = _strip_edit(game_id)
+    edit = f"strip:{strip_set}:{reel}:{symbol}:+2"
+    page.evaluate(f"() => {{ window.slotMath.edits = [{json.dumps(edit)}]; }}")
+    page.click("#wi-run")
+    page.wait_for_function(
+        "() => window.slotMath.whatIf !== null && window.slotMath.state === 'ready'", timeout=SHEET_MS
+    )
+    got = page.evaluate("() => window.slotMath.whatIf")
+    want = cli_sheet(game_id, edit, mode=mode)
+    assert got["mode"] == mode
+    assert got["rtp"] == pytest.approx(want["rtp"], abs=1e-12)
+    assert got["edits"] == want["edits"] == [edit]
+    assert ("par_sheet" in got) == ("par_sheet" in want)
+
+
 def _strip_edit(game_id: str) -> tuple[str, int, str]:
     """A strip set, reel and symbol of the game to edit (the first set, reel 3, the top symbol)."""
     from pyengine.data import read_data_file
@@ -151,6 +191,7 @@ def test_the_what_if_recomputes_the_exact_rtp_the_command_line_gives(clean_visit
         ("", "No game was chosen"),
         ("game={game}&rounds=12", "rounds must be a whole number from 1,000 to 10,000,000"),
         ("game={game}&colour=red", 'Unknown parameter "colour".'),
+        ("game={game}&mode=nosuchmode", 'has no mode "nosuchmode"; its modes: base'),
     ],
 )
 def test_bad_parameters_say_what_is_wrong_and_start_no_python(visit: Visit, query: str, problem: str) -> None:

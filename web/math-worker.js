@@ -3,7 +3,7 @@
 // responsive and shows progress. The page has no numpy: the engine's polynomial products
 // (pyengine.math.poly) come to `product` below, an FFT in float64.
 //
-// Messages in: {id, type: "editor" | "sheet" | "whatif", game, rounds?, edits?}.
+// Messages in: {id, type: "editor" | "sheet" | "whatif", game, mode?, rounds?, edits?}.
 // Messages out: {type: "ready"}, {type: "progress", id, stage, done, total},
 // {type: "result", id, json} and {type: "error", id, message}.
 
@@ -43,7 +43,7 @@ ready.then(
 // One request at a time, in order: Python runs on this thread.
 let queue = Promise.resolve();
 self.addEventListener("message", (event) => {
-  const { id, type, game, rounds, edits } = event.data || {};
+  const { id, type, game, mode = "base", rounds, edits } = event.data || {};
   queue = queue.then(async () => {
     let page;
     try {
@@ -55,8 +55,8 @@ self.addEventListener("message", (event) => {
     try {
       let json;
       if (type === "editor") json = page.editor(game);
-      else if (type === "sheet") json = page.sheet(game, rounds, 1, progress);
-      else if (type === "whatif") json = page.what_if_sheet(game, edits, progress);
+      else if (type === "sheet") json = page.sheet(game, rounds, 1, progress, mode);
+      else if (type === "whatif") json = page.what_if_sheet(game, edits, progress, mode);
       else throw new Error(`unknown request ${type}`);
       postMessage({ type: "result", id, json });
     } catch (err) {

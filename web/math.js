@@ -13,7 +13,7 @@ const root = document.documentElement;
 const ROUNDS_MIN = 1000;
 const ROUNDS_MAX = 10_000_000;
 
-const math = { state: "loading", sheet: null, editor: null, whatIf: null, edits: [], errors: [], progress: [] };
+const math = { state: "loading", mode: "base", sheet: null, editor: null, whatIf: null, edits: [], errors: [], progress: [] };
 window.slotMath = math;
 
 function setState(state) {
@@ -399,7 +399,7 @@ async function runWhatIf() {
   $("#wi-run").disabled = true;
   const started = performance.now();
   try {
-    const got = await ask("whatif", { game: math.editor.game, edits });
+    const got = await ask("whatif", { game: math.editor.game, edits, mode: math.mode });
     math.whatIf = got;
     const dl = $("#wi-result");
     dl.replaceChildren();
@@ -424,12 +424,30 @@ async function runWhatIf() {
   }
 }
 
+// A game with more than one bet mode (a Feature Buy): a link to the par sheet of each.
+function showModes(game, mode, params) {
+  const nav = $("#math-modes");
+  nav.hidden = game.modes.length < 2;
+  nav.replaceChildren();
+  for (const m of game.modes) {
+    const link = document.createElement("a");
+    const to = new URLSearchParams(params);
+    if (m === "base") to.delete("mode");
+    else to.set("mode", m);
+    link.href = `./math.html?${to}`;
+    link.textContent = m === "base" ? "Base game" : `Mode: ${m}`;
+    link.dataset.mode = m;
+    if (m === mode) link.setAttribute("aria-current", "page");
+    nav.append(link);
+  }
+}
+
 // -- start -------------------------------------------------------------------------------------------
 async function main() {
   const params = new URLSearchParams(location.search);
   const errors = [];
   for (const key of params.keys()) {
-    if (!["game", "rounds", "debug"].includes(key)) errors.push(`Unknown parameter "${key}".`);
+    if (!["game", "mode", "rounds", "debug"].includes(key)) errors.push(`Unknown parameter "${key}".`);
   }
   let games;
   try {
@@ -444,6 +462,8 @@ async function main() {
     errors.push(id ? `There is no game "${id}".` : "No game was chosen (math.html?game=ID).");
     errors.push(`The games: ${games.games.map((g) => g.id).join(", ")}.`);
   }
+  const mode = params.get("mode") ?? "base";
+  if (game && !game.modes.includes(mode)) errors.push(`${game.name} has no mode "${mode}"; its modes: ${game.modes.join(", ")}.`);
   let rounds;
   if (params.has("rounds")) {
     const raw = params.get("rounds");
@@ -455,13 +475,16 @@ async function main() {
     return;
   }
   startWorker();
-  document.title = `${game.name} · Par sheet · Free-Play Slot Studio`;
-  $("#math-title").textContent = `${game.name}: par sheet`;
+  math.mode = mode;
+  const named = mode === "base" ? game.name : `${game.name} (${mode})`;
+  document.title = `${named} · Par sheet · Free-Play Slot Studio`;
+  $("#math-title").textContent = `${named}: par sheet`;
+  showModes(game, mode, params);
   $("#math-play").href = `./play.html?game=${encodeURIComponent(game.id)}`;
   $("#math-play").textContent = `Play ${game.name}`;
   try {
     math.editor = await ask("editor", { game: game.id });
-    const sheet = await ask("sheet", { game: game.id, rounds });
+    const sheet = await ask("sheet", { game: game.id, rounds, mode });
     math.sheet = sheet;
     drawSheet(sheet);
     setupWhatIf(math.editor);

@@ -82,14 +82,17 @@ def _timed(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def sheet(game_id: str, rounds: int | None = None, seed: int = 1, progress: Progress | None = None) -> str:
-    """The game's par sheet (`pyengine.math.parsheet.par_sheet`) as JSON, simulating
-    ``rounds`` rounds (`PAGE_ROUNDS` when None) where the game gives no exact distribution."""
+def sheet(
+    game_id: str, rounds: int | None = None, seed: int = 1, progress: Progress | None = None, mode: str = "base"
+) -> str:
+    """The par sheet (`pyengine.math.parsheet.par_sheet`) of the game's ``mode`` as JSON,
+    simulating ``rounds`` rounds (`PAGE_ROUNDS` when None) where the game gives no exact
+    distribution."""
     count = PAGE_ROUNDS if rounds is None else rounds
 
     def run() -> dict[str, Any]:
         _STAGE[0] = "report"
-        report = rtp_report(game_id)
+        report = rtp_report(game_id, mode)
         _STAGE[0] = "distribution"
         done = [0]
 
@@ -98,24 +101,22 @@ def sheet(game_id: str, rounds: int | None = None, seed: int = 1, progress: Prog
             if progress is not None:
                 progress("simulation", done[0], count)
 
-        return par_sheet(game_id, rounds=count, seed=seed, report=report, progress=rounds_done)
+        return par_sheet(game_id, mode, rounds=count, seed=seed, report=report, progress=rounds_done)
 
     return json.dumps(_timed(run))
 
 
-def what_if_sheet(game_id: str, edits: Sequence[str], progress: Progress | None = None) -> str:
-    """The exact RTP report of the game with ``edits`` (`pyengine.math.whatif`, as text), with
-    its par sheet where the game gives its exact distribution, as JSON."""
+def what_if_sheet(game_id: str, edits: Sequence[str], progress: Progress | None = None, mode: str = "base") -> str:
+    """The exact RTP report of the game's ``mode`` with ``edits`` (`pyengine.math.whatif`, as
+    text), with its par sheet where the game gives its exact distribution, as JSON."""
     parsed = [parse_edit(e) for e in edits]
 
     def run() -> dict[str, Any]:
         game = edited_game(game_id, parsed)
         _STAGE[0] = "report"
-        report = rtp_report(game_id, game=game) | {"edits": [e.text() for e in parsed]}
-        if not plugin(game_id).distribution:
-            return report
+        report = rtp_report(game_id, mode, game=game) | {"edits": [e.text() for e in parsed]}
         _STAGE[0] = "distribution"
-        return par_sheet(game_id, report=report, game=game)
+        return par_sheet(game_id, mode, report=report, game=game)  # without one where not exact
 
     if progress is not None:
         progress("report", 0, 0)
