@@ -285,6 +285,10 @@ def _print_par_sheet(sheet: dict[str, Any]) -> None:
     for f in sheet["features"]:
         every = f"1 in {f['every']:,.0f}" if f["every"] else "never"
         print(f"    feature {f['title']}: {every}")
+    for c in sheet["checks"]:
+        seen = "not known" if c["every"] is None else f"once in {c['every']:,.1f} rounds"
+        met = {True: "met", False: "not met", None: "not known"}[c["met"]]
+        print(f"    guideline: {c['asks']}: {seen}, {met}")
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:

@@ -77,6 +77,12 @@ def test_the_math_page_draws_the_par_sheet_the_command_line_computes(clean_visit
     assert page.locator("[data-fact=rtp] dd").inner_text() == f"{sheet['rtp'] * 100:.4f}%"
     assert page.locator("#table-distribution tbody tr").count() == len(buckets)
     assert page.locator("#table-features tbody tr").count() == len(sheet["par_sheet"]["features"])
+    checks = sheet["par_sheet"]["checks"]
+    assert page.locator("#table-checks tbody tr").count() == len(checks)
+    for i, c in enumerate(checks):
+        cells = page.locator("#table-checks tbody tr").nth(i).locator("td")
+        assert cells.nth(0).inner_text() == c["asks"]
+        assert cells.nth(2).inner_text() == {True: "yes", False: "no", None: "not known"}[c["met"]]
     for chart in ("distribution", "share", "components", "funnel"):
         # Each chart drew something: its canvas is not blank.
         inked = page.evaluate(

@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from pyengine.games import GAME_IDS, get_game, plugin
-from pyengine.math.parsheet import WinDistribution, length_table, par_sheet, retrigger_lengths
+from pyengine.math.parsheet import (
+    GUIDELINES,
+    WinDistribution,
+    guideline_checks,
+    length_table,
+    par_sheet,
+    retrigger_lengths,
+)
 from pyengine.math.simulate import BUCKET_EDGES_X, SPREAD_ROUNDS, Z, simulate
 
 ROUNDS = 20_000
@@ -83,6 +90,43 @@ def test_figures_follow_from_sigma_and_say_where_they_come_from(game_id: str) ->
     assert [f["id"] for f in ps["features"]] == [f["id"] for f in r["features"]]
     for f in ps["features"]:
         assert f["every"] == pytest.approx(1 / f["probability"])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_guideline_checks_follow_from_the_sheet(game_id: str) -> None:
+    """Each approval figure is the sheet's own: the hit rate's rounds per win, the max win's
+    rounds per event (not known for a max win that is only a bound), met or not by its limit."""
+    ps = sheet(game_id)["par_sheet"]
+    checks = {c["id"]: c for c in ps["checks"]}
+    assert list(checks) == list(GUIDELINES)
+    hit = checks["hit_rate"]
+    assert hit["every"] == pytest.approx(1 / ps["hit_rate"]["value"])
+    assert hit["met"] is (hit["every"] <= GUIDELINES["hit_rate"][1])
+    assert hit["source"] == ps["hit_rate"]["source"]
+    top = checks["max_win"]
+    if ps["max_win"]["bound"] or ps["max_win"]["probability"] is None:
+        assert top["every"] is None
+        assert top["met"] is None
+    else:
+        assert top["every"] == pytest.approx(1 / ps["max_win"]["probability"])
+        assert top["met"] is (top["every"] <= GUIDELINES["max_win"][1])
+    for c in checks.values():
+        assert c["asks"] == GUIDELINES[c["id"]][0]
+
+
+def test_a_guideline_not_met_says_so() -> None:
+    """The limits cut where they say: a figure just inside is met, just outside is not, and
+    a max win that is only a bound is not known."""
+    base = {
+        "hit_rate": {"value": 1 / 20, "source": {"kind": "exact"}},
+        "max_win": {"probability": 1 / 10_000_001, "bound": False, "source": {"kind": "exact"}},
+    }
+    got = {c["id"]: c["met"] for c in guideline_checks(base)}
+    assert got == {"hit_rate": True, "max_win": False}
+    worse = {**base, "hit_rate": {"value": 1 / 21, "source": {"kind": "exact"}}}
+    assert guideline_checks(worse)[0]["met"] is False
+    bound = {**base, "max_win": {"probability": None, "bound": True, "source": {"kind": "exact"}}}
+    assert guideline_checks(bound)[1]["met"] is None
 
 
 @pytest.mark.parametrize("game_id", [g for g in GAME_IDS if plugin(g).distribution])

@@ -202,6 +202,14 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], cls: str = "") ->
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _every(every: float | None) -> str:
+    return "not known" if every is None else f"once in {every:,.1f} rounds"
+
+
+MET = {True: "yes", False: "no", None: "not known"}
+"""How the page writes a guideline met, not met, or not known."""
+
+
 def _pct(x: float, digits: int = 4) -> str:
     return f"{x * 100:.{digits}f}%"
 
@@ -265,6 +273,12 @@ def _html(report: dict[str, Any]) -> str:
             ],
         ),
         f'<p class="source">Method: {html.escape(report["method"])}</p>',
+        "<h2>Against a platform's approval figures</h2>",
+        _table(
+            ["Guideline", "This game", "Met", "Source"],
+            [[c["asks"], _every(c["every"]), MET[c["met"]], _source(c["source"])] for c in ps["checks"]],
+            "checks",
+        ),
         "<h2>The win distribution</h2>",
         f'<p class="source">{html.escape(_source_line(dist["source"]))}</p>',
         _table(

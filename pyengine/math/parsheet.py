@@ -13,7 +13,11 @@ where it comes from.
   RTP falls in, always around the exact RTP);
 - the game's feature frequencies (its report's ``features``) and the max win with its odds;
 - the length of each feature (its report's ``feature_lengths``, each made by `length_table`:
-  how many free spins a feature plays, or what its board holds at the end).
+  how many free spins a feature plays, or what its board holds at the end);
+- ``checks``: the sheet against two figures a game platform asks for before it takes a
+  game (`GUIDELINES`): a hit rate of at least 1 in 20, and a max win more frequent than
+  1 in 10 million rounds. Each says its value, whether it is met (None where the figure is
+  not known: a max win that is only a bound) and where the value comes from.
 
 Exact where the method allows: a game whose plug-in names a ``distribution`` function
 gives the exact distribution of one round's win (a `WinDistribution`), and every figure
@@ -41,8 +45,10 @@ from .simulate import BUCKET_EDGES_X, Z, simulate, spread_table
 
 __all__ = [
     "DEFAULT_ROUNDS",
+    "GUIDELINES",
     "WinDistribution",
     "bucket_table",
+    "guideline_checks",
     "length_table",
     "par_sheet",
     "retrigger_lengths",
@@ -51,6 +57,12 @@ __all__ = [
 
 DEFAULT_ROUNDS = 1_000_000
 """Rounds simulated for the figures a game does not give exactly."""
+
+GUIDELINES = {
+    "hit_rate": ("A round wins at least once in 20 rounds", 20),
+    "max_win": ("The max win comes more often than once in 10,000,000 rounds", 10_000_000),
+}
+"""A platform's approval figures: (what it asks, at most how many rounds per event)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +231,31 @@ def par_sheet(
             "source": {"kind": "exact", "method": report["method"]},
         },
     }
+    sheet["checks"] = guideline_checks(sheet)
     return report | {"par_sheet": sheet}
+
+
+def guideline_checks(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The par sheet against `GUIDELINES`: one row each, with "every" (rounds per event, None
+    when not known) and ``met`` (None when not known)."""
+    figures = {
+        "hit_rate": (sheet["hit_rate"]["value"], sheet["hit_rate"]["source"]),
+        "max_win": (sheet["max_win"]["probability"], sheet["max_win"]["source"]),
+    }
+    out = []
+    for key, (asks, most) in GUIDELINES.items():
+        p, source = figures[key]
+        if key == "max_win" and sheet["max_win"]["bound"]:
+            p = None  # a bound, not a win some round pays: its odds are not known
+        every = 1 / p if p else None
+        out.append({
+            "id": key,
+            "asks": asks,
+            "every": every,
+            "met": None if p is None else bool(every is not None and every <= most),
+            "source": source,
+        })
+    return out
 
 
 def length_table(
