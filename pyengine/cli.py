@@ -286,7 +286,7 @@ def _print_par_sheet(sheet: dict[str, Any]) -> None:
         every = f"1 in {f['every']:,.0f}" if f["every"] else "never"
         print(f"    feature {f['title']}: {every}")
     for c in sheet["checks"]:
-        seen = "not known" if c["every"] is None else f"once in {c['every']:,.1f} rounds"
+        seen = "not known" if c["every"] is None else f"1 in {c['every']:,.1f}"
         met = {True: "met", False: "not met", None: "not known"}[c["met"]]
         print(f"    guideline: {c['asks']}: {seen}, {met}")
 

@@ -142,7 +142,7 @@ def test_the_page_gives_the_tables(game_id: str, written: dict[str, Path]) -> No
     assert page.count('<table class="checks">') == 1
     for c in ps["checks"]:
         assert c["asks"] in page
-        assert c["every"] is None or f"once in {c['every']:,.1f} rounds" in page
+        assert c["every"] is None or f"1 in {c['every']:,.1f}" in page
     # What the game pays apart from a round's win is said under the buckets, or nothing is.
     apart = ps["distribution"]["apart"]
     assert ('id="apart"' in page) == bool(apart)

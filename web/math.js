@@ -220,7 +220,7 @@ function drawSheet(sheet) {
   rows("#table-spread", ps.spread.value.map((s) => [s.rounds.toLocaleString("en-US"), `${pct(s.low_90, 2)} – ${pct(s.high_90, 2)}`, `${pct(s.low_95, 2)} – ${pct(s.high_95, 2)}`]));
   rows("#table-features", ps.features.map((f) => [f.title, pct(f.probability, 4), every(f.probability), f.source.kind]));
   const met = { true: "yes", false: "no", null: "not known" };
-  rows("#table-checks", ps.checks.map((c) => [c.asks, c.every === null ? "not known" : `once in ${num(c.every, 1)} rounds`, met[c.met]]));
+  rows("#table-checks", ps.checks.map((c) => [c.asks, c.every === null ? "not known" : `1 in ${num(c.every, 1)}`, met[c.met]]));
   $("#sheet").hidden = false;
 }
 

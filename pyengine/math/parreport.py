@@ -203,7 +203,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], cls: str = "") ->
 
 
 def _every(every: float | None) -> str:
-    return "not known" if every is None else f"once in {every:,.1f} rounds"
+    return "not known" if every is None else f"1 in {every:,.1f}"
 
 
 MET = {True: "yes", False: "no", None: "not known"}

@@ -59,8 +59,8 @@ DEFAULT_ROUNDS = 1_000_000
 """Rounds simulated for the figures a game does not give exactly."""
 
 GUIDELINES = {
-    "hit_rate": ("A round wins at least once in 20 rounds", 20),
-    "max_win": ("The max win comes more often than once in 10,000,000 rounds", 10_000_000),
+    "hit_rate": ("A win at least 1 in 20 rounds", 20),
+    "max_win": ("The max win more often than 1 in 10,000,000", 10_000_000),
 }
 """A platform's approval figures: (what it asks, at most how many rounds per event)."""
 
