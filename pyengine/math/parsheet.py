@@ -238,15 +238,15 @@ def par_sheet(
 def guideline_checks(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The par sheet against `GUIDELINES`: one row each, with "every" (rounds per event, None
     when not known) and ``met`` (None when not known)."""
+    top = sheet["max_win"]
     figures = {
         "hit_rate": (sheet["hit_rate"]["value"], sheet["hit_rate"]["source"]),
-        "max_win": (sheet["max_win"]["probability"], sheet["max_win"]["source"]),
+        # A max win that is a bound is not a win some round pays: its odds are not known.
+        "max_win": (None if top["bound"] else top["probability"], top["source"]),
     }
     out = []
     for key, (asks, most) in GUIDELINES.items():
         p, source = figures[key]
-        if key == "max_win" and sheet["max_win"]["bound"]:
-            p = None  # a bound, not a win some round pays: its odds are not known
         every = 1 / p if p else None
         out.append({
             "id": key,

@@ -66,12 +66,16 @@ def _prizes(values: Sequence[int], weights: Sequence[int]) -> list[float]:
     return out
 
 
-def _powers(one: list[float], most: int, size: int) -> list[list[float]]:
-    """``one`` to the powers 0 .. ``most``, each cut at ``size`` coefficients."""
-    out = [[1.0]]
+def _prize_powers(game: MoonSpell, units: int, weights: Sequence[int], most: int) -> list[tuple[list[float], int]]:
+    """The sum of j prizes drawn by ``weights``, for j = 0 .. ``most``: its distribution on the
+    grid and its support, each cut at the max win."""
+    one = _prizes([int(x * units) for x in game.moon.prizes_x], weights)
+    cap = game.max_win_x * units
+    first = _support(one)
+    out = [([1.0], 1)]
     for _ in range(most):
-        prev = out[-1]
-        out.append(product(prev, one, min(len(prev) + len(one) - 1, size)))
+        prev, support = out[-1]
+        out.append((product(prev, one, min(len(prev) + len(one) - 1, cap)), _sumset(support, first, cap)))
     return out
 
 
@@ -117,40 +121,33 @@ def bonus_wins(game: MoonSpell, units: int) -> dict[int, list[float]]:
 
 def _bonus(game: MoonSpell, units: int) -> dict[int, tuple[list[float], int]]:
     """`bonus_wins` with each one's support."""
-    moon = game.moon
     rules = game.respin
-    prize_units = [int(x * units) for x in moon.prizes_x]
     cap = game.max_win_x * units
     positions = len(POSITIONS)
-    base_prize = _prizes(prize_units, moon.base_weights)
-    respin_prize = _prizes(prize_units, moon.respin_weights)
-    base_powers = _powers(base_prize, positions, cap)
-    respin_powers = _powers(respin_prize, positions - rules.trigger, cap)
-    base_one, respin_one = _support(base_prize), _support(respin_prize)
+    base = _prize_powers(game, units, game.moon.base_weights, positions)
+    respin = _prize_powers(game, units, game.moon.respin_weights, positions - rules.trigger)
     finals = game_finals(game)
     out: dict[int, tuple[list[float], int]] = {}
-    held = 1  # the support of k base prizes
-    for k in range(positions + 1):
-        if k >= rules.trigger:
-            # What the bonus adds to the prizes of the k Moons that start it.
-            after: list[float] = []
-            support, prizes = 0, held  # prizes: the support of k base and n - k respin prizes
-            for n, pn in enumerate(finals[k]):
-                if n > k:
-                    prizes = _sumset(prizes, respin_one, cap)
-                if not pn:
-                    continue
-                shift = rules.ladder.get(n, 0) * units
-                support |= prizes << shift
-                add = respin_powers[n - k]
-                if len(after) < shift + len(add):
-                    after.extend([0.0] * (shift + len(add) - len(after)))
-                q = float(pn)
-                for i, p in enumerate(add, shift):
-                    after[i] += q * p
-            support = _sumset(support, 1, cap)
-            out[k] = _on(_capped(base_powers[k], after, cap, 1.0), support), support
-        held = _sumset(held, base_one, cap)
+    for k in range(rules.trigger, positions + 1):
+        # What the bonus adds to the prizes of the k Moons that start it, and the support of
+        # the whole: k base and n - k respin prizes, shifted by the rung.
+        after: list[float] = []
+        support, prizes = 0, base[k][1]  # prizes: the support of k base and n - k respin prizes
+        for n, pn in enumerate(finals[k]):
+            if n > k:
+                prizes = _sumset(prizes, respin[1][1], cap)  # one more respin prize: a few shifts
+            if not pn:
+                continue
+            shift = rules.ladder.get(n, 0) * units
+            add = respin[n - k][0]
+            support |= prizes << shift
+            if len(after) < shift + len(add):
+                after.extend([0.0] * (shift + len(add) - len(after)))
+            q = float(pn)
+            for i, p in enumerate(add, shift):
+                after[i] += q * p
+        support = _sumset(support, 1, cap)
+        out[k] = _on(_capped(base[k][0], after, cap, 1.0), support), support
     return out
 
 
@@ -185,7 +182,6 @@ def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines:
         raise NotImplementedError("a cash count that also starts Hold and Respin is not modelled")
     units = grid_units(game, lines)
     per_line = units // lines
-    cash_prize = _prizes([int(x * units) for x in moon.prizes_x], moon.base_weights)
     cap = game.max_win_x * units
     radix = game.base_reels.radix
     # P(L, k) by k: the line wins of the windows showing k Moons, on the grid.
@@ -197,11 +193,7 @@ def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines:
             row.extend([0.0] * (at + 1 - len(row)))
         row[at] += ways / radix
     bonus = _bonus(game, units)
-    most = max(cash_counts, default=0)
-    cash_powers = _powers(cash_prize, most, cap)
-    cash_supports = [1]
-    for _ in range(most):
-        cash_supports.append(_sumset(cash_supports[-1], _support(cash_prize), cap))
+    cash = _prize_powers(game, units, moon.base_weights, max(cash_counts, default=0))
     probs = [0.0] * (cap + 1)
     for k, row in sorted(by_moons.items()):
         lines_won = _support(row)  # exact: the rows come from integer counts
@@ -209,8 +201,8 @@ def distribution(game: MoonSpell, mode: str, settings: Mapping[str, int], lines:
             won, support = bonus[k]
             paid = _on(_capped(row, won, cap, math.fsum(row)), _sumset(support, lines_won, cap))
         elif k in cash_counts:
-            paid = _on(product(row, cash_powers[k], len(row) + len(cash_powers[k]) - 1),
-                       _sumset(cash_supports[k], lines_won, cap))
+            prizes, prize_support = cash[k]
+            paid = _on(product(row, prizes, len(row) + len(prizes) - 1), _sumset(prize_support, lines_won, cap))
         else:
             paid = row
         if len(paid) > cap + 1 or (k < rules.trigger and len(paid) > cap):
